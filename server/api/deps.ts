@@ -1,0 +1,23 @@
+import type { Redis } from 'ioredis';
+import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+import type { SafeHttp } from '../net/safe-http.js';
+import type { KeyStore } from '../keys/key-store.js';
+import type { Mailer } from '../keys/mailer.js';
+import type { Limiter } from './limiter.js';
+import type { Metrics } from './metrics.js';
+
+/** Everything the HTTP layer needs, built once by the composition root (server/main.ts). */
+export interface AppDeps {
+  config: Config;
+  redis: Redis;
+  log: Logger;
+  metrics: Metrics;
+  /** Outbound HTTP through the target-safety rules. */
+  http: SafeHttp;
+  keys: KeyStore;
+  limiter: Limiter;
+  mailer: Mailer;
+  /** Process start, for uptime. */
+  startedAt: number;
+}

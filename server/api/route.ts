@@ -1,0 +1,93 @@
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import type { ApiName } from './api-names.js';
+import type { LimitName } from './limit-rules.js';
+import type { KeyRecord } from '../keys/key-store.js';
+
+/** How a route treats API keys. `optional`: works without, with stricter limits and `_notice`. */
+export type KeyRule = 'none' | 'optional' | 'required' | 'required-any-status';
+
+export interface ResponseDoc {
+  description: string;
+  /** Media type → zod schema (JSON) or `binary` for images/PDF. */
+  content?: Record<string, z.ZodType | 'binary' | 'text'>;
+}
+
+/** What a handler receives: parsed input plus the caller's key (null when keyless). */
+export interface RouteInput<Q, B, P> {
+  query: Q;
+  body: B;
+  params: P;
+  key: KeyRecord | null;
+  req: Request;
+  res: Response;
+}
+
+/**
+ * One endpoint's whole contract: input schemas (used to validate and to write the
+ * OpenAPI document), auth, limits, documented responses and the handler.
+ */
+export interface RouteSpec<Q = unknown, B = unknown, P = unknown> {
+  api: ApiName;
+  method: 'get' | 'post' | 'delete';
+  /** Express path, e.g. `/api/screenshot/status/:job_id`. */
+  path: string;
+  summary: string;
+  description?: string;
+  key: KeyRule;
+  /** Limiter bucket; omitted means `cheap`. */
+  limit?: LimitName;
+  query?: z.ZodType<Q>;
+  body?: z.ZodType<B>;
+  /** Raw body media type when the body is not JSON (e.g. `text/html`). */
+  rawBody?: { type: string; maxBytes: number };
+  params?: z.ZodType<P>;
+  responses: Record<number, ResponseDoc>;
+  /** Hidden from OpenAPI (e.g. metrics). */
+  hidden?: boolean;
+  handler(input: RouteInput<Q, B, P>): Promise<void> | void;
+}
+
+/** Identity function that infers the schema types for the handler. */
+export function defineRoute<Q = Record<string, never>, B = undefined, P = Record<string, never>>(
+  spec: RouteSpec<Q, B, P>,
+): RouteSpec<Q, B, P> {
+  return spec;
+}
+
+// ---- parameter helpers shared by every router ----
+
+const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
+
+/** Integer query parameter; "" counts as absent. */
+export const qInt = (min: number, max: number) =>
+  z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).max(max));
+
+/** Boolean query parameter accepting true/false/1/0/yes/no. */
+export const qBool = (fallback: boolean) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' ? v.toLowerCase() : emptyToUndefined(v)),
+    z.enum(['true', 'false', '1', '0', 'yes', 'no']).default(fallback ? 'true' : 'false'),
+  ).transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** An absolute http(s) URL; a bare host name gets `https://`. */
+export const qUrl = () =>
+  z
+    .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })
+    .trim()
+    .min(1, 'is required')
+    .transform((v, ctx) => {
+      const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(v) ? v : `https://${v}`;
+      try {
+        const u = new URL(withScheme);
+        if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+          ctx.addIssue({ code: 'custom', message: 'must use the http or https scheme' });
+          return z.NEVER;
+        }
+        return u.href;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a valid URL' });
+        return z.NEVER;
+      }
+    })
+    .meta({ format: 'uri', example: 'https://example.com' });

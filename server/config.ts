@@ -1,0 +1,96 @@
+import os from 'node:os';
+import { z } from 'zod';
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const int = (fallback: number, min: number, max: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+
+/**
+ * Every setting of the service, read from the environment once at boot.
+ * The README's configuration table mirrors this schema.
+ */
+const schema = z.object({
+  /** Port the HTTP API listens on. @default 8080 */
+  PORT: int(8080, 0, 65535),
+  /** Interface to bind. @default 0.0.0.0 */
+  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Base URL used in links the service hands out (quick_start, verify links, result_url). */
+  PUBLIC_BASE_URL: z.url().optional(),
+  /** Redis connection URL; unset means 127.0.0.1:6379 or a private embedded redis-server. */
+  REDIS_URL: z.string().optional(),
+  /** Prefix of every Redis key and BullMQ queue, so several deployments or tests share one Redis. @default sl: */
+  REDIS_PREFIX: z.string().default('sl:'),
+  /** Directory for the embedded redis-server's data (AOF). @default ./data/redis */
+  REDIS_DATA_DIR: z.string().default('./data/redis'),
+  /** Chromium executable. @default /usr/bin/chromium */
+  CHROME_PATH: z.string().default('/usr/bin/chromium'),
+  /** `true` allows every private address as a target; a comma list of addresses/CIDRs allows just those. @default false */
+  ALLOW_PRIVATE_TARGETS: z.string().default('false'),
+  /** SMTP server for verification mail, e.g. smtp://user:pass@mail:587; unset logs the link instead. */
+  SMTP_URL: z.string().optional(),
+  /** Sender of verification mail. */
+  MAIL_FROM: z.string().default('SiteLens <no-reply@sitelens.local>'),
+  /** Where /api/verify redirects (302) after activation; unset serves an HTML page. */
+  VERIFY_REDIRECT_URL: z.url().optional(),
+  /** pino level. @default info */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Express `trust proxy` setting: false, true, a hop count, or a list of addresses. @default false */
+  TRUST_PROXY: z.string().default('false'),
+  /** Concurrent browser pages per process. @default 4 */
+  BROWSER_CONCURRENCY: int(4, 1, 64),
+  /** Renders allowed to wait for a free page before 429. @default 32 */
+  BROWSER_QUEUE: int(32, 0, 10_000),
+  /** Renders after which the browser is relaunched to bound memory. @default 200 */
+  BROWSER_RECYCLE_AFTER: int(200, 1, 1_000_000),
+  /** Hard cap of one render, in ms. @default 60000 */
+  RENDER_TIMEOUT_MS: int(60_000, 1_000, 600_000),
+  /** Timeout of one outbound HTTP request (pages, links), in ms. @default 15000 */
+  FETCH_TIMEOUT_MS: int(15_000, 100, 120_000),
+  /** Worker threads drawing charts; default: the number of cores. */
+  CHART_THREADS: int(Math.max(1, os.availableParallelism()), 1, 64),
+  /** GitHub REST API base for README link checks. @default https://api.github.com */
+  GITHUB_API_URL: z.url().default('https://api.github.com'),
+  /** Optional token for the GitHub API (higher rate limit). */
+  GITHUB_TOKEN: z.string().optional(),
+});
+
+export type Config = z.infer<typeof schema> & {
+  /** PUBLIC_BASE_URL without a trailing slash, or derived from HOST and PORT. */
+  baseUrl: string;
+  trustProxy: boolean | number | string;
+};
+
+/** Validates `env` and returns the settings; throws naming each bad key. */
+export function createConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(stripEmpty(env));
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const c = parsed.data;
+  const host = c.HOST === '0.0.0.0' || c.HOST === '::' ? 'localhost' : c.HOST;
+  const baseUrl = (c.PUBLIC_BASE_URL ?? `http://${host}:${c.PORT}`).replace(/\/+$/, '');
+  return { ...c, baseUrl, trustProxy: parseTrustProxy(c.TRUST_PROXY) };
+}
+
+function parseTrustProxy(v: string): boolean | number | string {
+  if (v === 'true') return true;
+  if (v === 'false' || v === '') return false;
+  if (/^\d+$/.test(v)) return Number(v);
+  return v;
+}
+
+/** Only the keys of the schema, with empty strings treated as unset. */
+function stripEmpty(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const v = env[key];
+    if (v !== undefined && v !== '') out[key] = v;
+  }
+  return out;
+}

@@ -1,0 +1,136 @@
+import crypto from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { type KeyStatus, type Tier, dailyLimit, keyStatuses, tierNames, PERIOD_DAYS } from './tiers.js';
+
+/** A key as stored; the plain key itself is never stored, only its SHA-256. */
+export interface KeyRecord {
+  /** Short non-secret id (first 12 hex chars of the hash), safe for logs. */
+  id: string;
+  hash: string;
+  tier: Tier;
+  status: KeyStatus;
+  verified: boolean;
+  email: string | null;
+  created_at: string;
+  /** Standard Webhooks signing secret (`whsec_…`) for this key's webhooks. */
+  webhook_secret: string;
+}
+
+export const VERIFY_TOKEN_TTL_SECONDS = 24 * 60 * 60;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export const hashKey = (plain: string) => crypto.createHash('sha256').update(plain).digest('hex');
+
+/** Keys, verification tokens and 30-day period counters in Redis. */
+export class KeyStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  private k = (...parts: string[]) => `${this.prefix}${parts.join(':')}`;
+
+  /** Creates a key; returns the plain key (shown once) and, for email keys, a verification token. */
+  async create(email?: string): Promise<{ plain: string; record: KeyRecord; token?: string }> {
+    const plain = `sl_${crypto.randomBytes(24).toString('base64url')}`;
+    const hash = hashKey(plain);
+    const record: KeyRecord = {
+      id: hash.slice(0, 12),
+      hash,
+      tier: 'free',
+      status: email ? 'inactive' : 'active',
+      verified: false,
+      email: email ?? null,
+      created_at: new Date().toISOString(),
+      webhook_secret: `whsec_${crypto.randomBytes(24).toString('base64')}`,
+    };
+    const multi = this.redis.multi().hset(this.k('key', hash), serialize(record));
+    let token: string | undefined;
+    if (email) {
+      token = crypto.randomBytes(24).toString('base64url');
+      multi.set(this.k('verify', token), hash, 'EX', VERIFY_TOKEN_TTL_SECONDS);
+    }
+    await multi.exec();
+    return { plain, record, token };
+  }
+
+  async findByPlain(plain: string): Promise<KeyRecord | null> {
+    return this.findByHash(hashKey(plain));
+  }
+
+  async findByHash(hash: string): Promise<KeyRecord | null> {
+    const raw = await this.redis.hgetall(this.k('key', hash));
+    return raw.hash ? deserialize(raw) : null;
+  }
+
+  /** Uses a verification token once; returns the activated key or null when unknown/expired. */
+  async verify(token: string): Promise<KeyRecord | null> {
+    const hash = await this.redis.getdel(this.k('verify', token));
+    if (!hash) return null;
+    const record = await this.findByHash(hash);
+    if (!record) return null;
+    if (record.status === 'suspended') return record;
+    await this.redis.hset(this.k('key', hash), { status: 'active', verified: '1' });
+    return { ...record, status: 'active', verified: true };
+  }
+
+  /** Operator changes; a paid tier also marks the key verified (DESIGN.md). */
+  async update(hash: string, change: { tier?: Tier; status?: KeyStatus }): Promise<KeyRecord | null> {
+    const record = await this.findByHash(hash);
+    if (!record) return null;
+    const next: KeyRecord = { ...record, ...change };
+    if (change.tier && change.tier !== 'free') next.verified = true;
+    await this.redis.hset(this.k('key', hash), serialize(next));
+    return next;
+  }
+
+  /** Index and bounds of the 30-day usage period `now` falls in, counted from key creation. */
+  period(record: KeyRecord, now = Date.now()) {
+    const start0 = Date.parse(record.created_at);
+    const len = PERIOD_DAYS * DAY_MS;
+    const index = Math.max(0, Math.floor((now - start0) / len));
+    return { index, start: new Date(start0 + index * len), end: new Date(start0 + (index + 1) * len) };
+  }
+
+  /** Counts one call in the current period. */
+  async countCall(record: KeyRecord): Promise<void> {
+    const { index } = this.period(record);
+    const key = this.k('period', record.hash, String(index));
+    await this.redis.multi().incr(key).expire(key, PERIOD_DAYS * 2 * 24 * 3600).exec();
+  }
+
+  async callsThisPeriod(record: KeyRecord): Promise<number> {
+    const { index } = this.period(record);
+    return Number((await this.redis.get(this.k('period', record.hash, String(index)))) ?? 0);
+  }
+
+  dailyLimit(record: KeyRecord): number {
+    return dailyLimit(record.tier, record.verified);
+  }
+}
+
+function serialize(r: KeyRecord): Record<string, string> {
+  return {
+    id: r.id,
+    hash: r.hash,
+    tier: r.tier,
+    status: r.status,
+    verified: r.verified ? '1' : '0',
+    email: r.email ?? '',
+    created_at: r.created_at,
+    webhook_secret: r.webhook_secret,
+  };
+}
+
+function deserialize(raw: Record<string, string>): KeyRecord {
+  return {
+    id: raw.id,
+    hash: raw.hash,
+    tier: (tierNames as readonly string[]).includes(raw.tier) ? (raw.tier as Tier) : 'free',
+    status: (keyStatuses as readonly string[]).includes(raw.status) ? (raw.status as KeyStatus) : 'inactive',
+    verified: raw.verified === '1',
+    email: raw.email || null,
+    created_at: raw.created_at,
+    webhook_secret: raw.webhook_secret,
+  };
+}

@@ -1,0 +1,87 @@
+import { Agent, fetch as undiciFetch, type Dispatcher, type RequestInit, type Response } from 'undici';
+import { BlockedTargetError, type TargetPolicy } from './target-policy.js';
+
+export interface SafeHttpOptions {
+  policy: TargetPolicy;
+  /** Connections kept per origin. @default 16 */
+  connections?: number;
+  /** Connect timeout in ms. @default 10000 */
+  connectTimeoutMs?: number;
+}
+
+/**
+ * The outbound HTTP client every domain uses for pages, links and webhooks.
+ * Names are checked on the address they resolve to at connect time (the socket goes
+ * to the checked IP, so DNS rebinding cannot slip through); IP literals, which Node
+ * connects to without a lookup, are checked on every dispatch, redirects included.
+ */
+export interface SafeHttp {
+  readonly policy: TargetPolicy;
+  readonly dispatcher: Dispatcher;
+  fetch(url: string | URL, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export function createSafeHttp({ policy, connections = 16, connectTimeoutMs = 10_000 }: SafeHttpOptions): SafeHttp {
+  const agent = new Agent({
+    connections,
+    keepAliveTimeout: 10_000,
+    connect: { lookup: policy.lookup, timeout: connectTimeoutMs },
+  });
+  const dispatcher = agent.compose((dispatch) => (opts, handler) => {
+    try {
+      policy.assertUrl(new URL(String(opts.path ?? '/'), String(opts.origin)));
+    } catch (err) {
+      const error = err instanceof BlockedTargetError ? err : new BlockedTargetError(String(err));
+      queueMicrotask(() => handler.onResponseError?.({} as never, error));
+      return true;
+    }
+    return dispatch(opts, handler);
+  });
+  return {
+    policy,
+    dispatcher,
+    fetch: (url, init = {}) => {
+      policy.assertUrl(String(url));
+      return undiciFetch(url, { ...init, dispatcher });
+    },
+    close: () => agent.close(),
+  };
+}
+
+/**
+ * The innermost cause of a failed request as a stable kind, so callers report
+ * `refused` or `dns` instead of "fetch failed".
+ */
+export type NetErrorKind = 'blocked_target' | 'dns' | 'refused' | 'reset' | 'timeout' | 'tls' | 'network';
+
+export function netErrorKind(err: unknown): NetErrorKind {
+  const codes: string[] = [];
+  for (let e: unknown = err, depth = 0; e && depth < 6; depth++) {
+    const o = e as { code?: unknown; name?: unknown; cause?: unknown; errors?: unknown[] };
+    if (typeof o.code === 'string') codes.push(o.code);
+    if (typeof o.name === 'string') codes.push(o.name);
+    if (Array.isArray(o.errors)) for (const inner of o.errors) codes.push(String((inner as { code?: unknown }).code));
+    e = o.cause;
+  }
+  const has = (...c: string[]) => codes.some((x) => c.includes(x));
+  if (has('ERR_BLOCKED_TARGET', 'BlockedTargetError')) return 'blocked_target';
+  if (has('ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL')) return 'dns';
+  if (has('ECONNREFUSED')) return 'refused';
+  if (has('ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET')) return 'reset';
+  if (has('ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'TimeoutError', 'AbortError'))
+    return 'timeout';
+  if (codes.some((c) => /CERT|SSL|TLS|ERR_TLS|SELF_SIGNED|UNABLE_TO_VERIFY|HOSTNAME_MISMATCH|ERR_SSL/.test(c))) return 'tls';
+  return 'network';
+}
+
+/** The innermost error message, for reports. */
+export function innermostMessage(err: unknown): string {
+  let e = err as { message?: string; cause?: unknown } | undefined;
+  let msg = e?.message ?? String(err);
+  for (let depth = 0; e?.cause && depth < 6; depth++) {
+    e = e.cause as { message?: string; cause?: unknown };
+    if (e?.message) msg = e.message;
+  }
+  return msg;
+}

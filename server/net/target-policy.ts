@@ -1,0 +1,108 @@
+import dns from 'node:dns';
+import ipaddr from 'ipaddr.js';
+import { isPublicAddress, parseIpLiteral } from './address-class.js';
+
+/** Thrown (or passed to callbacks) when a target is refused; `code` is stable. */
+export class BlockedTargetError extends Error {
+  readonly code = 'ERR_BLOCKED_TARGET';
+  constructor(message: string) {
+    super(message);
+    this.name = 'BlockedTargetError';
+  }
+}
+
+export type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | dns.LookupAddress[],
+  family?: number,
+) => void;
+
+/**
+ * The one rule for where the service may send traffic: public unicast addresses,
+ * plus what `ALLOW_PRIVATE_TARGETS` allows (everything, or listed addresses/CIDRs).
+ */
+export interface TargetPolicy {
+  /** True when `ip` may be connected to. */
+  allowsAddress(ip: string): boolean;
+  /** A `dns.lookup`-compatible function that refuses disallowed resolved addresses. */
+  lookup(hostname: string, options: dns.LookupOptions, callback: LookupCallback): void;
+  /** Throws BlockedTargetError unless `url` is http(s) and its host literal (if any) is allowed. */
+  assertUrl(url: URL | string): URL;
+  /** assertUrl plus a DNS resolution check; throws BlockedTargetError or the DNS error. */
+  assertResolvable(url: URL | string): Promise<URL>;
+}
+
+/** Parses `ALLOW_PRIVATE_TARGETS`: `true`/`false`, or a comma list of addresses and CIDRs. */
+export function createTargetPolicy(allowPrivate: string): TargetPolicy {
+  const setting = allowPrivate.trim().toLowerCase();
+  const allowAll = setting === 'true' || setting === '1' || setting === 'yes';
+  const cidrs =
+    allowAll || ['false', '0', 'no', ''].includes(setting)
+      ? []
+      : setting.split(',').map((s) => parseCidr(s.trim()));
+
+  const allowsAddress = (ip: string): boolean => {
+    const addr = parseIpLiteral(ip);
+    if (!addr) return false;
+    if (allowAll || isPublicAddress(addr.toString())) return true;
+    return cidrs.some(([range, bits]) => addr.kind() === range.kind() && addr.match(range, bits));
+  };
+
+  const assertUrl = (input: URL | string): URL => {
+    let url: URL;
+    try {
+      url = typeof input === 'string' ? new URL(input) : input;
+    } catch {
+      throw new BlockedTargetError(`${String(input)} is not a valid URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new BlockedTargetError(`the ${url.protocol.replace(':', '')} scheme is not allowed, only http and https`);
+    }
+    const literal = parseIpLiteral(url.hostname);
+    if (literal && !allowsAddress(literal.toString())) {
+      throw new BlockedTargetError(`${url.hostname} is a ${literal.range()} address, which is not an allowed target`);
+    }
+    return url;
+  };
+
+  const lookup = (hostname: string, options: dns.LookupOptions, callback: LookupCallback): void => {
+    const literal = parseIpLiteral(hostname);
+    if (literal) {
+      const ip = literal.toString();
+      if (!allowsAddress(ip)) return callback(blocked(hostname, ip), '', 0);
+      const family = literal.kind() === 'ipv6' ? 6 : 4;
+      return options.all ? callback(null, [{ address: ip, family }]) : callback(null, ip, family);
+    }
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '', 0);
+      const bad = addresses.find((a) => !allowsAddress(a.address));
+      if (bad) return callback(blocked(hostname, bad.address), '', 0);
+      if (options.all) return callback(null, addresses);
+      const first = addresses[0];
+      callback(null, first.address, first.family);
+    });
+  };
+
+  const assertResolvable = async (input: URL | string): Promise<URL> => {
+    const url = assertUrl(input);
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    await new Promise<void>((resolve, reject) =>
+      lookup(host, { all: true }, (err) => (err ? reject(err) : resolve())),
+    );
+    return url;
+  };
+
+  return { allowsAddress, lookup, assertUrl, assertResolvable };
+}
+
+function blocked(hostname: string, ip: string): BlockedTargetError {
+  const range = parseIpLiteral(ip)?.range() ?? 'unknown';
+  const shown = hostname === ip ? ip : `${hostname} (${ip})`;
+  return new BlockedTargetError(`${shown} is a ${range} address, which is not an allowed target`);
+}
+
+function parseCidr(entry: string): [ipaddr.IPv4 | ipaddr.IPv6, number] {
+  if (entry.includes('/')) return ipaddr.parseCIDR(entry);
+  const addr = ipaddr.parse(entry);
+  return [addr, addr.kind() === 'ipv4' ? 32 : 128];
+}

@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Redis, type RedisOptions } from 'ioredis';
+
+export interface RedisHandle {
+  /** For commands behind HTTP: fail fast instead of queueing while Redis is down. */
+  redis: Redis;
+  /** Connection options for BullMQ workers (which need `maxRetriesPerRequest: null`). */
+  connection: RedisOptions;
+  /** Stops the embedded server, if one was started. */
+  close(): Promise<void>;
+}
+
+/**
+ * Connects to `url`; without one, to 127.0.0.1:6379 when something answers there,
+ * else starts a private redis-server (AOF on, data under `dataDir`, unix socket).
+ */
+export async function connectRedis(opts: { url?: string; dataDir: string }): Promise<RedisHandle> {
+  let connection: RedisOptions;
+  let child: ChildProcess | undefined;
+  if (opts.url) {
+    connection = optionsFromUrl(opts.url);
+  } else if (await answers({ host: '127.0.0.1', port: 6379 })) {
+    connection = { host: '127.0.0.1', port: 6379 };
+  } else {
+    ({ child, connection } = await startEmbedded(opts.dataDir));
+  }
+  const redis = new Redis({ ...connection, lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  await redis.connect();
+  return {
+    redis,
+    connection,
+    async close() {
+      await redis.quit().catch(() => redis.disconnect());
+      if (child && child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+    },
+  };
+}
+
+function optionsFromUrl(url: string): RedisOptions {
+  const u = new URL(url);
+  if (u.protocol === 'unix:') return { path: u.pathname };
+  return {
+    host: u.hostname,
+    port: Number(u.port || 6379),
+    username: u.username || undefined,
+    password: u.password ? decodeURIComponent(u.password) : undefined,
+    db: u.pathname.length > 1 ? Number(u.pathname.slice(1)) : undefined,
+    tls: u.protocol === 'rediss:' ? {} : undefined,
+  };
+}
+
+async function answers(options: RedisOptions): Promise<boolean> {
+  const probe = new Redis({ ...options, lazyConnect: true, connectTimeout: 500, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  probe.on('error', () => {}); // the probe's failure is the answer
+  try {
+    await probe.connect();
+    await probe.ping();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+}
+
+async function startEmbedded(dataDir: string): Promise<{ child: ChildProcess; connection: RedisOptions }> {
+  const dir = path.resolve(dataDir);
+  fs.mkdirSync(dir, { recursive: true });
+  const socket = path.join(dir, 'redis.sock');
+  const child = spawn(
+    'redis-server',
+    ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--dir', dir, '--appendonly', 'yes', '--save', '', '--daemonize', 'no'],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const failed = new Promise<never>((_, reject) => {
+    child.once('error', (err) => reject(new Error(`cannot start redis-server (is it installed?): ${err.message}`)));
+    child.once('exit', (code) => reject(new Error(`redis-server exited with code ${code}`)));
+  });
+  const connection = { path: socket };
+  const ready = (async () => {
+    for (let i = 0; i < 100; i++) {
+      if (fs.existsSync(socket) && (await answers(connection))) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('redis-server did not answer within 5 s');
+  })();
+  await Promise.race([ready, failed]);
+  failed.catch(() => {}); // later exits are handled by the caller's connection errors
+  return { child, connection };
+}
