@@ -12,7 +12,7 @@ export interface TestService extends Service {
   server: Server;
   /** GET/POST helper returning status, headers and parsed body. */
   call(path: string, init?: RequestInit & { json?: unknown }): Promise<CallResult>;
-  /** Creates an active anonymous key through the API and returns it. */
+  /** Creates an active anonymous key (through the store, so the per-IP key-creation limit does not apply). */
   newKey(): Promise<string>;
   /** Sets a key's tier/status through the store (the operator's command does the same). */
   setKey(plain: string, change: Parameters<Service['deps']['keys']['update']>[1]): Promise<void>;
@@ -74,9 +74,7 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     server,
     call,
     async newKey() {
-      const r = await call('/api/keys', { method: 'POST' });
-      if (r.status !== 200) throw new Error(`key creation failed: ${r.status} ${r.text}`);
-      return r.body.api_key as string;
+      return (await service.deps.keys.create()).plain;
     },
     async setKey(plain, change) {
       const key = await service.deps.keys.findByPlain(plain);

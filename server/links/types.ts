@@ -1,0 +1,72 @@
+/** What a link points at, from the tag or syntax it was found in. */
+export type LinkResource = 'page' | 'image' | 'script' | 'stylesheet' | 'frame' | 'media' | 'other';
+
+/** Internal: same site as the start page (host equal up to a leading `www.`). */
+export type LinkScope = 'internal' | 'external';
+
+/**
+ * Stable outcome codes. `ok` and `redirect` are fine; warning kinds are listed but not
+ * counted as broken; every other kind is broken.
+ */
+export type LinkKind =
+  | 'ok'
+  | 'redirect'
+  | `http_${number}`
+  | 'dns'
+  | 'refused'
+  | 'reset'
+  | 'timeout'
+  | 'tls'
+  | 'network'
+  | 'blocked_target'
+  | 'redirect_loop'
+  | 'too_many_redirects'
+  | 'invalid_url'
+  | 'bot_blocked'
+  | 'rate_limited'
+  | 'missing_fragment';
+
+/** Kinds that are reported but do not count as broken. */
+export const warningKinds: ReadonlySet<string> = new Set(['bot_blocked', 'rate_limited', 'missing_fragment']);
+
+export interface RedirectHop {
+  url: string;
+  status: number;
+  location: string;
+}
+
+/** The outcome of requesting one normalised URL (no fragment). */
+export interface CheckResult {
+  url: string;
+  /** Final HTTP status, or null when no response arrived. */
+  status: number | null;
+  kind: LinkKind;
+  /** Hops before the final response; empty when there was no redirect. */
+  redirect_chain: RedirectHop[];
+  final_url: string;
+  /** Innermost error message for network failures. */
+  error?: string;
+  /** True when this result came from the shared result cache. */
+  cached?: boolean;
+  /** True when a real browser confirmed a bot-blocked link loads. */
+  browser_verified?: boolean;
+}
+
+/** Where a link was found: a page URL, or a file and line in GitHub mode. */
+export interface LinkSource {
+  page: string;
+  file?: string;
+  line?: number;
+}
+
+/** One link as found in a document, before checking. */
+export interface FoundLink {
+  /** Absolute URL including any fragment. */
+  url: string;
+  resource: LinkResource;
+  /** True for links a crawler may follow to another page (a, area, iframe, meta refresh). */
+  navigational: boolean;
+  line?: number;
+}
+
+export const isBroken = (kind: LinkKind): boolean => kind !== 'ok' && kind !== 'redirect' && !warningKinds.has(kind);

@@ -1,0 +1,301 @@
+import puppeteer, { type Browser, type HTTPRequest, type Page } from 'puppeteer-core';
+import { HttpError, tooMany } from '../api/errors.js';
+import type { Logger } from '../log.js';
+import type { TargetPolicy } from '../net/target-policy.js';
+import { startSafetyProxy, type HostOverride, type SafetyProxy } from './safety-proxy.js';
+
+export interface BrowserPoolOptions {
+  /** Chromium executable. @default /usr/bin/chromium */
+  chromePath: string;
+  /** Pages open at once. @default 4 */
+  concurrency: number;
+  /** Leases allowed to wait for a free page; one more gets 429. @default 32 */
+  queue: number;
+  /** Renders after which the browser is relaunched. @default 200 */
+  recycleAfter: number;
+  /** Default cap of one lease in ms (also the longest wait in the queue). @default 60000 */
+  timeoutMs: number;
+  /** Extra Chromium flags, appended to the pool's own. */
+  extraArgs?: string[];
+  log?: Logger;
+}
+
+export interface BrowserPoolDeps {
+  /** Resolves chosen names to fixed addresses in the safety proxy (tests only). */
+  hostOverride?: HostOverride;
+}
+
+export interface LeaseOptions {
+  /** Target-safety rules every request of the page must pass. */
+  policy: TargetPolicy;
+  /** Cap of this lease in ms; defaults to the pool's. */
+  timeoutMs?: number;
+  /** BCP 47 language: Accept-Language header, navigator.language and the Intl locale. */
+  locale?: string;
+}
+
+export interface PoolStats {
+  /** Pages (contexts) open now. */
+  open: number;
+  /** Leases holding a slot (open pages plus those being set up or torn down). */
+  leased: number;
+  queued: number;
+  capacity: number;
+  renders: number;
+  launches: number;
+}
+
+export interface BrowserPool {
+  /**
+   * Leases an isolated incognito context + page, runs `fn`, and always closes the context.
+   * All page traffic goes through the target-safety proxy for `opts.policy`.
+   * Throws HttpError 429 (Retry-After) when the wait queue is full, 504 on timeout.
+   */
+  withPage<T>(opts: LeaseOptions, fn: (page: Page) => Promise<T>): Promise<T>;
+  stats(): PoolStats;
+  /** Kills the browser process (tests of crash recovery). */
+  browserPid(): number | undefined;
+  close(): Promise<void>;
+}
+
+/** Flags that work offline, headless and as root (see notes/dependency-probes.md §1, §6). */
+const baseArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-default-apps',
+  '--disable-extensions',
+  '--disable-breakpad',
+  '--disable-domain-reliability',
+  '--disable-features=Translate,OptimizationHints,MediaRouter,InterestFeedContentSuggestions,CertificateTransparencyComponentUpdater,AutofillServerCommunication',
+  '--no-first-run',
+  '--no-default-browser-check',
+  '--metrics-recording-only',
+  '--mute-audio',
+  '--hide-scrollbars',
+  '--no-pings',
+  '--force-color-profile=srgb',
+  // WebRTC UDP would not go through the safety proxy.
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+];
+
+/** Schemes a page may request; everything else (file:, chrome:, ftp:, …) is refused. */
+const allowedScheme = /^(https?|data|blob|about):/i;
+
+interface Instance {
+  browser: Browser;
+  userAgent: string;
+  renders: number;
+  leases: number;
+  retiring: boolean;
+}
+
+interface Waiter {
+  resolve(): void;
+  reject(err: Error): void;
+}
+
+export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPoolDeps = {}): BrowserPool {
+  const { concurrency, queue: queueMax, recycleAfter, log } = options;
+  const waiters: Waiter[] = [];
+  const proxies = new Map<TargetPolicy, Promise<SafetyProxy>>();
+  let active = 0;
+  let renders = 0;
+  let launches = 0;
+  let current: Promise<Instance> | undefined;
+  let latest: Instance | undefined;
+  let pages = 0;
+  let closed = false;
+
+  const acquire = async (waitMs: number): Promise<void> => {
+    if (closed) throw new HttpError(503, 'the renderer is shutting down');
+    if (active < concurrency) {
+      active++;
+      return;
+    }
+    if (waiters.length >= queueMax) {
+      throw tooMany(`the rendering queue is full (${waiters.length} renders waiting); retry shortly`, 5);
+    }
+    await new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        reject,
+      };
+      const timer = setTimeout(() => {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        reject(tooMany(`no renderer became free within ${waitMs} ms; retry shortly`, 5));
+      }, waitMs);
+      waiters.push(waiter);
+    });
+  };
+
+  // The slot passes straight to the next waiter, so `active` never dips below the cap while some wait.
+  const release = () => {
+    const next = waiters.shift();
+    if (next) next.resolve();
+    else active--;
+  };
+
+  const launch = async (): Promise<Instance> => {
+    const browser = await puppeteer.launch({
+      executablePath: options.chromePath,
+      headless: true,
+      args: [...baseArgs, ...(options.extraArgs ?? [])],
+      defaultViewport: null,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+      protocolTimeout: Math.max(30_000, options.timeoutMs * 2),
+    });
+    launches++;
+    // Sites refuse "HeadlessChrome"; present the plain Chrome token.
+    const userAgent = (await browser.userAgent()).replace('HeadlessChrome', 'Chrome');
+    const instance: Instance = { browser, userAgent, renders: 0, leases: 0, retiring: false };
+    latest = instance;
+    browser.on('disconnected', () => {
+      if (!instance.retiring) log?.warn({ pid: browser.process()?.pid }, 'browser disconnected; relaunching on next render');
+      instance.retiring = true;
+      void current?.then((i) => {
+        if (i === instance) current = undefined;
+      }, () => undefined);
+    });
+    return instance;
+  };
+
+  const instance = async (): Promise<Instance> => {
+    current ??= launch().catch((err) => {
+      current = undefined;
+      throw err;
+    });
+    const inst = await current;
+    if (inst.retiring || !inst.browser.connected) {
+      if (current && (await current) === inst) current = undefined;
+      return instance();
+    }
+    return inst;
+  };
+
+  const retire = (inst: Instance) => {
+    inst.retiring = true;
+    void current?.then((i) => {
+      if (i === inst) current = undefined;
+    }, () => undefined);
+  };
+
+  const proxyFor = (policy: TargetPolicy): Promise<SafetyProxy> => {
+    let proxy = proxies.get(policy);
+    if (!proxy) {
+      proxy = startSafetyProxy(policy, deps.hostOverride);
+      proxy.catch(() => proxies.delete(policy));
+      proxies.set(policy, proxy);
+    }
+    return proxy;
+  };
+
+  async function preparePage(page: Page, inst: Instance, locale?: string) {
+    await page.setRequestInterception(true);
+    page.on('request', (req: HTTPRequest) => {
+      if (req.isInterceptResolutionHandled()) return;
+      // Cooperative interception: the ad blocker may add its own verdicts; a refusal wins.
+      if (allowedScheme.test(req.url())) void req.continue(req.continueRequestOverrides(), 0).catch(() => undefined);
+      else void req.abort('accessdenied', 100).catch(() => undefined);
+    });
+    const cdp = await page.createCDPSession();
+    await cdp.send('Network.setUserAgentOverride', {
+      userAgent: inst.userAgent,
+      ...(locale ? { acceptLanguage: locale } : {}),
+    });
+    if (locale) {
+      await cdp.send('Emulation.setLocaleOverride', { locale: locale.split(',')[0].split(';')[0].trim() }).catch(() => undefined);
+    }
+  }
+
+  async function withPage<T>(opts: LeaseOptions, fn: (page: Page) => Promise<T>): Promise<T> {
+    const timeoutMs = opts.timeoutMs ?? options.timeoutMs;
+    await acquire(options.timeoutMs);
+    let inst: Instance | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    let contextPromise: ReturnType<Browser['createBrowserContext']> | undefined;
+    let finished = false;
+    let counted = false;
+    try {
+      const proxy = await proxyFor(opts.policy);
+      inst = await instance();
+      inst.leases++;
+      inst.renders++;
+      renders++;
+      if (inst.renders >= recycleAfter) retire(inst);
+      const leased = inst;
+      const work = (async () => {
+        contextPromise = leased.browser.createBrowserContext({
+          proxyServer: proxy.url,
+          proxyBypassList: ['<-loopback>'],
+          downloadBehavior: { policy: 'deny' },
+        });
+        const context = await contextPromise;
+        const page = await context.newPage();
+        if (finished) throw new Error('lease already ended');
+        pages++;
+        counted = true;
+        // Popups would be pages nobody watches; the proxy covers them, but they cost memory.
+        context.on('targetcreated', (target) => {
+          if (target.type() === 'page') void target.page().then((p) => p?.close(), () => undefined);
+        });
+        await preparePage(page, leased, opts.locale);
+        return fn(page);
+      })();
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new HttpError(504, `rendering timed out after ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+      });
+      work.catch(() => undefined); // after a timeout its rejection (context closed) is expected
+      return await Promise.race([work, timeout]);
+    } catch (err) {
+      if (err instanceof HttpError) throw err;
+      if (inst && !inst.browser.connected) {
+        throw new HttpError(503, 'the browser stopped during the render; retry', 'browser_crashed', { 'Retry-After': '1' });
+      }
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      finished = true;
+      // After a timeout the context may still be on its way; close it whenever it arrives.
+      // close() fails only when the browser is already gone, which closed it too.
+      const closing = contextPromise?.then((c) => c.close()).catch(() => undefined);
+      if (inst?.browser.connected) await Promise.race([closing, delay(5_000)]);
+      if (counted) pages--;
+      if (inst) {
+        inst.leases--;
+        if (inst.retiring && inst.leases === 0) {
+          await inst.browser.close().catch((err) => log?.warn({ err }, 'closing a retired browser failed'));
+        }
+      }
+      release();
+    }
+  }
+
+  return {
+    withPage,
+    stats: () => ({ open: pages, leased: active, queued: waiters.length, capacity: concurrency, renders, launches }),
+    browserPid: () => (latest?.browser.connected ? latest.browser.process()?.pid : undefined),
+    async close() {
+      closed = true;
+      for (const w of waiters.splice(0)) w.reject(new HttpError(503, 'the renderer is shutting down'));
+      const inst = await current?.catch(() => undefined);
+      current = undefined;
+      await inst?.browser.close().catch(() => undefined);
+      for (const p of proxies.values()) await (await p.catch(() => undefined))?.close();
+      proxies.clear();
+    },
+  };
+}
+
+const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());

@@ -1,0 +1,86 @@
+import type { X509Certificate } from 'node:crypto';
+import net from 'node:net';
+import tls from 'node:tls';
+import type { TargetPolicy } from '../net/target-policy.js';
+
+export interface TlsProbeOptions {
+  host: string;
+  /** @default 443 */
+  port?: number;
+  /** Handshake deadline (connect + TLS), in ms. @default 10000 */
+  timeoutMs?: number;
+}
+
+export interface TlsProbeDeps {
+  policy: TargetPolicy;
+  /** Trusted CA certificates (PEM); undefined means Node's default store. */
+  ca?: readonly string[];
+}
+
+/** The facts of one handshake, before any judgement. */
+export interface TlsProbeResult {
+  protocol: string;
+  cipher: { name: string; standardName: string };
+  cert: X509Certificate;
+  /** OpenSSL's chain verdict: null when the chain is trusted and in date. */
+  chainError: string | null;
+  /** Host-name mismatch message, or null when the certificate covers the host. */
+  hostnameError: string | null;
+  connectionTimeMs: number;
+  remoteAddress: string;
+}
+
+/**
+ * One real handshake with SNI to `host:port`. Accepts every certificate (verdicts are
+ * read afterwards) and protocols down to TLS 1.0 so that weak servers can be graded.
+ * The address is checked by the target policy (literals here, names at lookup).
+ */
+export function probeTls(opts: TlsProbeOptions, deps: TlsProbeDeps): Promise<TlsProbeResult> {
+  const { host, port = 443, timeoutMs = 10_000 } = opts;
+  const bare = host.replace(/^\[|\]$/g, '');
+  deps.policy.assertUrl(`https://${net.isIPv6(bare) ? `[${bare}]` : bare}:${port}/`);
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({
+      host: bare,
+      port,
+      servername: net.isIP(bare) ? undefined : bare,
+      lookup: deps.policy.lookup,
+      rejectUnauthorized: false,
+      ca: deps.ca ? [...deps.ca] : undefined,
+      minVersion: 'TLSv1',
+      // Level 0 lets OpenSSL 3 negotiate TLS 1.0/1.1 and old suites, so they can be graded.
+      ciphers: 'DEFAULT:@SECLEVEL=0',
+      checkServerIdentity: () => undefined,
+      ALPNProtocols: ['http/1.1'],
+    });
+    const timer = setTimeout(() => {
+      socket.destroy(Object.assign(new Error(`TLS handshake with ${host}:${port} timed out after ${timeoutMs} ms`), { code: 'ETIMEDOUT' }));
+    }, timeoutMs);
+    socket.once('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    socket.once('secureConnect', () => {
+      clearTimeout(timer);
+      const connectionTimeMs = performance.now() - started;
+      const cert = socket.getPeerX509Certificate();
+      const cipher = socket.getCipher();
+      const legacy = socket.getPeerCertificate();
+      const result: TlsProbeResult | null = cert
+        ? {
+            protocol: socket.getProtocol() ?? 'unknown',
+            cipher: { name: cipher.name, standardName: cipher.standardName },
+            cert,
+            chainError: socket.authorized ? null : String(socket.authorizationError ?? 'UNTRUSTED'),
+            hostnameError: tls.checkServerIdentity(bare, legacy)?.message ?? null,
+            connectionTimeMs,
+            remoteAddress: socket.remoteAddress ?? '',
+          }
+        : null;
+      socket.end();
+      if (result) resolve(result);
+      else reject(Object.assign(new Error(`${host}:${port} sent no certificate`), { code: 'ERR_TLS_NO_CERT' }));
+    });
+  });
+}
