@@ -9,6 +9,10 @@ import { createLogger, type Logger } from './log.js';
 import { createSafeHttp } from './net/safe-http.js';
 import { createTargetPolicy } from './net/target-policy.js';
 import { connectRedis, type RedisHandle } from './store/redis.js';
+import { createTechDetector } from './techstack/tech-detector.js';
+import { loadTrustedCas } from './tls/trust-store.js';
+import { createBrowserPool, type BrowserPool } from './render/browser-pool.js';
+import { registerPoolMetrics } from './render/pool-metrics.js';
 
 export interface Service {
   deps: AppDeps;
@@ -21,7 +25,10 @@ export interface Service {
  * The composition root's parts: every long-lived resource is built here, once, and
  * passed down. `main.ts` and the tests both use it.
  */
-export async function composeService(config: Config, opts: { log?: Logger } = {}): Promise<Service> {
+export async function composeService(
+  config: Config,
+  opts: { log?: Logger; /** A pool shared with other services (tests); not closed by this one. */ browser?: BrowserPool } = {},
+): Promise<Service> {
   const log = opts.log ?? createLogger(config.LOG_LEVEL);
   const redisHandle = await connectRedis({ url: config.REDIS_URL, dataDir: config.REDIS_DATA_DIR });
   const { redis } = redisHandle;
@@ -29,18 +36,34 @@ export async function composeService(config: Config, opts: { log?: Logger } = {}
   const policy = createTargetPolicy(config.ALLOW_PRIVATE_TARGETS);
   const http = createSafeHttp({ policy, connectTimeoutMs: Math.min(config.FETCH_TIMEOUT_MS, 10_000) });
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log });
+  const browser =
+    opts.browser ??
+    createBrowserPool({
+      chromePath: config.CHROME_PATH,
+      concurrency: config.BROWSER_CONCURRENCY,
+      queue: config.BROWSER_QUEUE,
+      recycleAfter: config.BROWSER_RECYCLE_AFTER,
+      timeoutMs: config.RENDER_TIMEOUT_MS,
+      log,
+    });
+  const metrics = createMetrics();
+  registerPoolMetrics(metrics.registry, browser);
   const deps: AppDeps = {
     config,
     redis,
     log,
-    metrics: createMetrics(),
+    metrics,
     http,
     keys: new KeyStore(redis, config.REDIS_PREFIX),
     limiter: new Limiter(redis, config.REDIS_PREFIX),
     mailer,
+    browser,
+    tlsCa: loadTrustedCas({ extraCaFile: config.TLS_EXTRA_CA_FILE }),
+    techDetector: createTechDetector({ dataDir: config.FINGERPRINTS_DIR }),
     startedAt: Date.now(),
   };
   const closers: Array<() => Promise<void> | void> = [() => redisHandle.close(), () => http.close(), () => mailer.close()];
+  if (!opts.browser) closers.push(() => browser.close());
   return {
     deps,
     redisHandle,

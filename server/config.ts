@@ -57,6 +57,24 @@ const schema = z.object({
   GITHUB_API_URL: z.url().default('https://api.github.com'),
   /** Optional token for the GitHub API (higher rate limit). */
   GITHUB_TOKEN: z.string().optional(),
+  /** Link checks in flight per dead-link run, all hosts together. @default 64 */
+  LINK_CONCURRENCY: int(64, 1, 1024),
+  /** Link checks in flight per host (halved on 429, grown back on success). @default 16 */
+  LINK_HOST_CONCURRENCY: int(16, 1, 256),
+  /** Seconds a working link's result is shared across requests; 0 disables the cache. @default 600 */
+  LINK_CACHE_OK_SECONDS: int(600, 0, 86_400),
+  /** Seconds a failed link's result is shared across requests. @default 60 */
+  LINK_CACHE_FAIL_SECONDS: int(60, 0, 86_400),
+  /** Seconds the widget/badge status of a site is served from cache before a fresh quick check. @default 900 */
+  LINK_STATUS_TTL_SECONDS: int(900, 10, 86_400),
+  /** Fresh widget/badge checks (cache misses) allowed per client IP per hour. @default 20 */
+  LINK_STATUS_CHECKS_PER_HOUR: int(20, 1, 10_000),
+  /** PEM bundle of extra CAs the TLS check trusts, on top of Node's store, the system store and NODE_EXTRA_CA_CERTS. */
+  TLS_EXTRA_CA_FILE: z.string().optional(),
+  /** Directory holding the Wappalyzer-format technologies.json and categories.json (scripts/fetch-fingerprints.sh). @default ./data/fingerprints */
+  FINGERPRINTS_DIR: z.string().default('./data/fingerprints'),
+  /** Largest page body read by the perf, tech-stack and SEO checks, in bytes. @default 5242880 */
+  ANALYSIS_MAX_BYTES: int(5 * 1024 * 1024, 64 * 1024, 100 * 1024 * 1024),
 });
 
 export type Config = z.infer<typeof schema> & {

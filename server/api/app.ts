@@ -70,7 +70,7 @@ function mount(app: express.Express, spec: RouteSpec<any, any, any>, deps: AppDe
 
     const rate = await applyLimits(req, spec, key, deps);
     if (rate) res.set(rateHeaders(rate));
-    if (!key) addNotice(res);
+    if (!key && !spec.noNotice) addNotice(res);
 
     await spec.handler({ query, body, params, key, req, res });
   });

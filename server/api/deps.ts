@@ -6,6 +6,8 @@ import type { KeyStore } from '../keys/key-store.js';
 import type { Mailer } from '../keys/mailer.js';
 import type { Limiter } from './limiter.js';
 import type { Metrics } from './metrics.js';
+import type { TechDetector } from '../techstack/tech-detector.js';
+import type { BrowserPool } from '../render/browser-pool.js';
 
 /** Everything the HTTP layer needs, built once by the composition root (server/main.ts). */
 export interface AppDeps {
@@ -18,6 +20,12 @@ export interface AppDeps {
   keys: KeyStore;
   limiter: Limiter;
   mailer: Mailer;
+  /** Chromium pages, leased per render with `browser.withPage({ policy }, fn)`. */
+  browser: BrowserPool;
+  /** CA certificates the TLS check trusts (Node's and the system store, NODE_EXTRA_CA_CERTS, TLS_EXTRA_CA_FILE). */
+  tlsCa: readonly string[];
+  /** Wappalyzer-format technology matcher, compiled once on first use. */
+  techDetector: TechDetector;
   /** Process start, for uptime. */
   startedAt: number;
 }

@@ -45,6 +45,8 @@ export interface RouteSpec<Q = unknown, B = unknown, P = unknown> {
   responses: Record<number, ResponseDoc>;
   /** Hidden from OpenAPI (e.g. metrics). */
   hidden?: boolean;
+  /** The reply is a standard document (OpenAPI, Postman, apis.json) that `_notice` must not alter. */
+  noNotice?: boolean;
   handler(input: RouteInput<Q, B, P>): Promise<void> | void;
 }
 

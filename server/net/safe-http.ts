@@ -41,7 +41,7 @@ export function createSafeHttp({ policy, connections = 16, connectTimeoutMs = 10
   return {
     policy,
     dispatcher,
-    fetch: (url, init = {}) => {
+    fetch: async (url, init = {}) => {
       policy.assertUrl(String(url));
       return undiciFetch(url, { ...init, dispatcher });
     },

@@ -5,6 +5,7 @@ import type { Server } from 'node:http';
 import { createApp } from '../../server/api/app.js';
 import { composeService, type Service } from '../../server/compose.js';
 import { createConfig } from '../../server/config.js';
+import { sharedBrowserPool } from './browser.js';
 
 export interface TestService extends Service {
   /** Base URL of the running app, e.g. http://127.0.0.1:41234 */
@@ -51,7 +52,7 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     ALLOW_PRIVATE_TARGETS: 'true',
     ...env,
   });
-  const service = await composeService(config);
+  const service = await composeService(config, { browser: sharedBrowserPool() });
   const server = createApp(service.deps).listen(port, '127.0.0.1');
   await new Promise<void>((r) => server.once('listening', () => r()));
   const url = `http://127.0.0.1:${port}`;

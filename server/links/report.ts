@@ -1,0 +1,194 @@
+import type { LedgerEntry } from './link-ledger.js';
+import { isBroken, type CheckResult, type LinkKind, type LinkResource, type LinkScope, type RedirectHop } from './types.js';
+
+/** One reported link (broken, redirected, bot-blocked or with a warning). */
+export interface LinkItem {
+  url: string;
+  status: number | null;
+  kind: LinkKind;
+  type: LinkScope;
+  resource: LinkResource;
+  is_image: boolean;
+  found_on: string[];
+  redirect_chain: RedirectHop[];
+  final_url: string;
+  error?: string;
+  /** GitHub mode: the file and first line the link is on; `lines` has every line. */
+  file?: string;
+  line?: number;
+  lines?: number[];
+  browser_verified?: boolean;
+}
+
+export interface DeadLinkReport {
+  target: string;
+  mode: 'full' | 'quick' | 'github';
+  pages_crawled: number;
+  total_links_checked: number;
+  broken_count: number;
+  broken_links: LinkItem[];
+  redirects: LinkItem[];
+  bot_blocked: LinkItem[];
+  warnings: LinkItem[];
+  summary: {
+    health_score: number;
+    broken_images: number;
+    redirects_found: number;
+    bot_blocked: number;
+    warnings: number;
+    internal_links: number;
+    external_links: number;
+    skipped_links: number;
+    cached_results: number;
+    rendered_pages: number;
+    duration_ms: number;
+  };
+  timed_out?: true;
+  pass?: boolean;
+  gate?: { threshold?: number; max_broken?: number };
+  repository?: string;
+  file?: string;
+  checked_at: string;
+}
+
+export interface Gate {
+  threshold?: number;
+  maxBroken?: number;
+}
+
+export interface ReportInput {
+  target: string;
+  mode: DeadLinkReport['mode'];
+  entries: Iterable<LedgerEntry>;
+  pagesCrawled: number;
+  renderedPages: number;
+  skipped: number;
+  timedOut: boolean;
+  startedAt: number;
+  /** Per entry URL: fragments not found on the target page. */
+  missingFragments: Map<string, string[]>;
+  /** Treat missing fragments as broken. */
+  fragmentsAreErrors: boolean;
+  gate: Gate;
+  repository?: string;
+  file?: string;
+}
+
+/** health_score = 100 × (1 − broken ÷ checked), one decimal; 100 when nothing was checked. */
+export function healthScore(broken: number, checked: number): number {
+  if (checked <= 0) return 100;
+  return Math.round(1000 * (1 - Math.min(broken, checked) / checked)) / 10;
+}
+
+/** `pass` when every given gate holds; undefined when no gate was given. */
+export function gatePasses(health: number, broken: number, gate: Gate): boolean | undefined {
+  if (gate.threshold === undefined && gate.maxBroken === undefined) return undefined;
+  return (gate.threshold === undefined || health >= gate.threshold) && (gate.maxBroken === undefined || broken <= gate.maxBroken);
+}
+
+const byUrl = (a: LinkItem, b: LinkItem) => a.url.localeCompare(b.url);
+
+export function buildReport(input: ReportInput): DeadLinkReport {
+  const broken: LinkItem[] = [];
+  const redirects: LinkItem[] = [];
+  const botBlocked: LinkItem[] = [];
+  const warnings: LinkItem[] = [];
+  let checked = 0;
+  let internal = 0;
+  let external = 0;
+  let cached = 0;
+
+  for (const e of input.entries) {
+    const r = e.result;
+    if (!r) continue;
+    const isStartOnly = e.sources.length === 0;
+    if (isStartOnly && !isBroken(r.kind)) continue;
+    checked++;
+    if (e.scope === 'internal') internal++;
+    else external++;
+    if (r.cached) cached++;
+    const item = toItem(e, r);
+    if (isBroken(r.kind)) broken.push(item);
+    else if (r.kind === 'bot_blocked') botBlocked.push(item);
+    else if (r.kind !== 'ok' && r.kind !== 'redirect') warnings.push(item);
+    if (r.redirect_chain.length && !isBroken(r.kind)) redirects.push(item);
+    for (const fragment of input.missingFragments.get(e.url) ?? []) {
+      const fragItem: LinkItem = {
+        ...toItem(e, r, e.fragments.get(fragment)),
+        url: `${e.url}#${fragment}`,
+        kind: 'missing_fragment',
+        error: `no element with id or name "${fragment}" on the page`,
+      };
+      (input.fragmentsAreErrors ? broken : warnings).push(fragItem);
+    }
+  }
+
+  const brokenCount = broken.length;
+  const health = healthScore(brokenCount, checked);
+  const pass = gatePasses(health, brokenCount, input.gate);
+  const report: DeadLinkReport = {
+    target: input.target,
+    mode: input.mode,
+    pages_crawled: input.pagesCrawled,
+    total_links_checked: checked,
+    broken_count: brokenCount,
+    broken_links: broken.sort(byUrl),
+    redirects: redirects.sort(byUrl),
+    bot_blocked: botBlocked.sort(byUrl),
+    warnings: warnings.sort(byUrl),
+    summary: {
+      health_score: health,
+      broken_images: broken.filter((i) => i.is_image).length,
+      redirects_found: redirects.length,
+      bot_blocked: botBlocked.length,
+      warnings: warnings.length,
+      internal_links: internal,
+      external_links: external,
+      skipped_links: input.skipped,
+      cached_results: cached,
+      rendered_pages: input.renderedPages,
+      duration_ms: Date.now() - input.startedAt,
+    },
+    checked_at: new Date().toISOString(),
+  };
+  if (input.timedOut) report.timed_out = true;
+  if (pass !== undefined) {
+    report.pass = pass;
+    report.gate = {
+      ...(input.gate.threshold !== undefined ? { threshold: input.gate.threshold } : {}),
+      ...(input.gate.maxBroken !== undefined ? { max_broken: input.gate.maxBroken } : {}),
+    };
+  }
+  if (input.repository) report.repository = input.repository;
+  if (input.file) report.file = input.file;
+  return report;
+}
+
+function toItem(e: LedgerEntry, r: CheckResult, sources = e.sources): LinkItem {
+  const resource = pickResource(e.resources);
+  const item: LinkItem = {
+    url: e.url,
+    status: r.status,
+    kind: r.kind,
+    type: e.scope,
+    resource,
+    is_image: e.resources.has('image'),
+    found_on: [...new Set(sources.map((s) => s.page))],
+    redirect_chain: r.redirect_chain,
+    final_url: r.final_url,
+  };
+  if (r.error) item.error = r.error;
+  if (r.browser_verified) item.browser_verified = true;
+  const lines = sources.filter((s) => s.line !== undefined);
+  if (lines.length) {
+    item.file = lines[0].file;
+    item.line = lines[0].line;
+    item.lines = [...new Set(lines.map((s) => s.line as number))].sort((a, b) => a - b);
+  }
+  return item;
+}
+
+const resourceOrder: LinkResource[] = ['image', 'stylesheet', 'script', 'media', 'frame', 'page', 'other'];
+function pickResource(set: Set<LinkResource>): LinkResource {
+  return resourceOrder.find((r) => set.has(r)) ?? 'other';
+}

@@ -1,0 +1,171 @@
+import type { Dispatcher } from 'undici';
+import { BlockedTargetError } from '../net/target-policy.js';
+import { netErrorKind, innermostMessage } from '../net/safe-http.js';
+import { extractHtml } from './extract-html.js';
+import { HostGate } from './host-gate.js';
+import { LinkChecker } from './link-checker.js';
+import { normalise, type LedgerEntry } from './link-ledger.js';
+import { buildReport, type DeadLinkReport, type Gate } from './report.js';
+import type { ResultCache } from './result-cache.js';
+import { crawlSite, type CrawlProgress, type PageRenderer } from './site-crawler.js';
+import { isBroken, type CheckResult, type LinkScope } from './types.js';
+
+export type FragmentPolicy = 'warn' | 'error' | 'ignore';
+
+export interface SiteCheckOptions {
+  url: string;
+  mode: 'full' | 'quick';
+  /** Pages crawled in full mode. Infinity for no cap (benches). @default 20 */
+  maxPages: number;
+  /** Time budget; partial results with `timed_out` after it. */
+  maxDurationMs: number;
+  checkOnly?: LinkScope;
+  /** Render crawled pages in the browser (full mode only). */
+  render: boolean;
+  fragments: FragmentPolicy;
+  gate: Gate;
+  onProgress?: (p: CrawlProgress) => void;
+}
+
+/** What checking needs from the outside world; everything outbound goes through `dispatcher`. */
+export interface LinkDeps {
+  dispatcher: Dispatcher;
+  assertUrl(url: string): URL;
+  /** assertUrl plus DNS; throws BlockedTargetError or the DNS error. */
+  assertResolvable(url: string): Promise<URL>;
+  cache?: ResultCache;
+  /** Timeout of one request, in ms. */
+  timeoutMs: number;
+  /** @default 64 */
+  concurrency?: number;
+  /** @default 16 */
+  hostConcurrency?: number;
+  renderer?: PageRenderer;
+}
+
+/** The start page could not be fetched at all (not an HTTP error status: those are reported). */
+export class StartPageError extends Error {
+  constructor(
+    readonly kind: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'StartPageError';
+  }
+}
+
+const MAX_BOT_VERIFICATIONS = 10;
+
+/** Checks a site (full: crawl; quick: the one page, no browser) and returns the report. */
+export async function checkSite(opts: SiteCheckOptions, deps: LinkDeps): Promise<DeadLinkReport> {
+  const startedAt = Date.now();
+  try {
+    await deps.assertResolvable(opts.url);
+  } catch (err) {
+    if (err instanceof BlockedTargetError) throw err;
+    throw new StartPageError(netErrorKind(err), `${new URL(opts.url).hostname} could not be resolved: ${innermostMessage(err)}`);
+  }
+  const deadline = startedAt + opts.maxDurationMs;
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), opts.maxDurationMs);
+  try {
+    const checker = newChecker(deps, abort.signal, deadline);
+    const quick = opts.mode === 'quick';
+    const renderer = !quick && opts.render ? deps.renderer : undefined;
+    const crawl = await crawlSite(
+      { url: opts.url, maxPages: quick ? 1 : opts.maxPages, deadline, signal: abort.signal, checkOnly: opts.checkOnly },
+      { checker, renderer, onProgress: opts.onProgress, isBroken: (r) => isBroken(r.kind) },
+    );
+    const start = crawl.start;
+    if (start && start.status === null && start.kind !== 'blocked_target' && crawl.pagesCrawled === 0) {
+      throw new StartPageError(start.kind, `${opts.url} could not be fetched: ${start.error ?? start.kind}`);
+    }
+    if (start?.kind === 'blocked_target' && crawl.pagesCrawled === 0) throw new BlockedTargetError(start.error ?? 'target refused');
+
+    const entries = [...crawl.ledger.entries.values()];
+    const missingFragments =
+      opts.fragments === 'ignore' ? new Map<string, string[]>() : await findMissingFragments(entries, crawl.anchors, checker, abort.signal);
+    if (renderer) await secondOpinions(entries, renderer, deadline);
+
+    return buildReport({
+      target: opts.url,
+      mode: opts.mode,
+      entries,
+      pagesCrawled: crawl.pagesCrawled,
+      renderedPages: crawl.renderedPages,
+      skipped: crawl.ledger.skipped,
+      timedOut: abort.signal.aborted || entries.some((e) => !e.result && e.sources.length > 0),
+      startedAt,
+      missingFragments,
+      fragmentsAreErrors: opts.fragments === 'error',
+      gate: opts.gate,
+    });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function newChecker(deps: LinkDeps, signal: AbortSignal, deadline: number): LinkChecker {
+  const gate = new HostGate({ global: deps.concurrency ?? 64, perHost: deps.hostConcurrency ?? 16 });
+  return new LinkChecker(
+    { dispatcher: deps.dispatcher, assertUrl: deps.assertUrl, gate, cache: deps.cache },
+    { timeoutMs: deps.timeoutMs, signal, deadline },
+  );
+}
+
+/** Fragments that need no element: empty, `top`, and text fragments. */
+const alwaysValid = (f: string) => f === '' || f.toLowerCase() === 'top' || f.startsWith(':~:');
+
+/**
+ * Same-site links with `#fragment` are checked against the target page's ids and names
+ * (from the rendered DOM when the page was rendered; fetched now when it was not crawled).
+ */
+export async function findMissingFragments(
+  entries: LedgerEntry[],
+  known: Map<string, Set<string>>,
+  checker: LinkChecker,
+  signal: AbortSignal,
+): Promise<Map<string, string[]>> {
+  const missing = new Map<string, string[]>();
+  const candidates = entries.filter(
+    (e) => e.scope === 'internal' && e.result && !isBroken(e.result.kind) && [...e.fragments.keys()].some((f) => !alwaysValid(f)),
+  );
+  await Promise.all(
+    candidates.map(async (e) => {
+      const r = e.result as CheckResult;
+      let anchors = known.get(e.url) ?? known.get(normalise(r.final_url)?.norm ?? '');
+      if (!anchors) {
+        if (signal.aborted) return;
+        const page = await checker.fetchPage(e.url);
+        if (!page?.body) return; // not HTML (a PDF's #page=2 is not ours to judge)
+        anchors = extractHtml(page.body, page.result.final_url).anchors;
+      }
+      const lost = [...e.fragments.keys()].filter((f) => !alwaysValid(f) && !anchors.has(f) && !anchors.has(safeDecode(f)));
+      if (lost.length) missing.set(e.url, lost);
+    }),
+  );
+  return missing;
+}
+
+const safeDecode = (s: string) => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
+
+/** Bot-blocked links get a real browser's opinion; a page that loads there is fine. */
+async function secondOpinions(entries: LedgerEntry[], renderer: PageRenderer, deadline: number): Promise<void> {
+  const blocked = entries.filter((e) => e.result?.kind === 'bot_blocked').slice(0, MAX_BOT_VERIFICATIONS);
+  for (let i = 0; i < blocked.length; i += renderer.concurrency) {
+    await Promise.all(
+      blocked.slice(i, i + renderer.concurrency).map(async (e) => {
+        const remaining = deadline - Date.now();
+        if (remaining < 1000 || !e.result) return;
+        const status = await renderer.verify(e.url, Math.min(remaining, 15_000)).catch(() => null);
+        if (status !== null && status < 400) e.result = { ...e.result, status, kind: 'ok', browser_verified: true };
+      }),
+    );
+  }
+}

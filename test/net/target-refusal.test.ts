@@ -1,0 +1,73 @@
+import { expect } from 'chai';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createSafeHttp, netErrorKind } from '../../server/net/safe-http.js';
+import { createTargetPolicy } from '../../server/net/target-policy.js';
+
+/**
+ * Only loopback is used: 127.0.0.2 plays a "public" site (allowed by the policy's list),
+ * 127.0.0.1 plays the private network that must stay out of reach.
+ */
+describe('target safety end to end', () => {
+  let privateHits = 0;
+  let privateServer: http.Server;
+  let publicServer: http.Server;
+  let port: number;
+
+  before(async () => {
+    privateServer = http.createServer((_req, res) => {
+      privateHits++;
+      res.end('secret');
+    });
+    await new Promise<void>((r) => privateServer.listen(0, '127.0.0.1', () => r()));
+    port = (privateServer.address() as AddressInfo).port;
+    publicServer = http.createServer((req, res) => {
+      if (req.url === '/to-private') res.writeHead(302, { location: `http://127.0.0.1:${port}/` }).end();
+      else if (req.url === '/to-localhost') res.writeHead(301, { location: `http://localhost:${port}/` }).end();
+      else if (req.url === '/to-decimal') res.writeHead(302, { location: `http://2130706433:${port}/` }).end();
+      else res.end('public page');
+    });
+    await new Promise<void>((r) => publicServer.listen(port, '127.0.0.2', () => r()));
+  });
+  after(() => {
+    privateServer.close();
+    publicServer.close();
+  });
+  beforeEach(() => (privateHits = 0));
+
+  const http2 = () => createSafeHttp({ policy: createTargetPolicy('127.0.0.2/32') });
+
+  it('fetches an allowed host', async () => {
+    const client = http2();
+    const res = await client.fetch(`http://127.0.0.2:${port}/`);
+    expect(await res.text()).to.equal('public page');
+    await client.close();
+  });
+
+  for (const target of ['127.0.0.1', 'localhost', '2130706433', '0x7f.1', '[::ffff:127.0.0.1]', '127.1']) {
+    it(`refuses http://${target}:port/ before any byte reaches the private server`, async () => {
+      const client = http2();
+      const err = await client.fetch(`http://${target}:${port}/`).then(() => null, (e: unknown) => e);
+      expect(netErrorKind(err)).to.equal('blocked_target');
+      expect(privateHits).to.equal(0);
+      await client.close();
+    });
+  }
+
+  for (const path of ['/to-private', '/to-localhost', '/to-decimal']) {
+    it(`refuses a redirect from the allowed host to loopback (${path})`, async () => {
+      const client = http2();
+      const err = await client.fetch(`http://127.0.0.2:${port}${path}`).then(() => null, (e: unknown) => e);
+      expect(netErrorKind(err)).to.equal('blocked_target');
+      expect(privateHits).to.equal(0);
+      await client.close();
+    });
+  }
+
+  it('with ALLOW_PRIVATE_TARGETS=true, loopback is reachable', async () => {
+    const client = createSafeHttp({ policy: createTargetPolicy('true') });
+    const res = await client.fetch(`http://127.0.0.1:${port}/`);
+    expect(await res.text()).to.equal('secret');
+    await client.close();
+  });
+});
