@@ -13,6 +13,7 @@ import { createTechDetector } from './techstack/tech-detector.js';
 import { loadTrustedCas } from './tls/trust-store.js';
 import { createBrowserPool, type BrowserPool } from './render/browser-pool.js';
 import { registerPoolMetrics } from './render/pool-metrics.js';
+import { createAdBlocker } from './render/ad-blocker.js';
 
 export interface Service {
   deps: AppDeps;
@@ -55,9 +56,10 @@ export async function composeService(
     metrics,
     http,
     keys: new KeyStore(redis, config.REDIS_PREFIX),
-    limiter: new Limiter(redis, config.REDIS_PREFIX),
+    limiter: new Limiter(redis, config.REDIS_PREFIX, config.CHEAP_LIMIT_PER_MINUTE),
     mailer,
     browser,
+    adBlocker: createAdBlocker({ cacheDir: config.ADBLOCK_CACHE_DIR, log }),
     tlsCa: loadTrustedCas({ extraCaFile: config.TLS_EXTRA_CA_FILE }),
     techDetector: createTechDetector({ dataDir: config.FINGERPRINTS_DIR }),
     startedAt: Date.now(),

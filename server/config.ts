@@ -41,6 +41,8 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Express `trust proxy` setting: false, true, a hop count, or a list of addresses. @default false */
   TRUST_PROXY: z.string().default('false'),
+  /** Per-minute limit of the cheap endpoints (usage, health, openapi, job status), per key or per IP. @default 600 */
+  CHEAP_LIMIT_PER_MINUTE: int(600, 1, 1_000_000_000),
   /** Concurrent browser pages per process. @default 4 */
   BROWSER_CONCURRENCY: int(4, 1, 64),
   /** Renders allowed to wait for a free page before 429. @default 32 */
@@ -51,6 +53,8 @@ const schema = z.object({
   RENDER_TIMEOUT_MS: int(60_000, 1_000, 600_000),
   /** Timeout of one outbound HTTP request (pages, links), in ms. @default 15000 */
   FETCH_TIMEOUT_MS: int(15_000, 100, 120_000),
+  /** Where the compiled ad-block engine is cached (built from the packaged filter lists on first use). @default ./data/adblock */
+  ADBLOCK_CACHE_DIR: z.string().default('./data/adblock'),
   /** Worker threads drawing charts; default: the number of cores. */
   CHART_THREADS: int(Math.max(1, os.availableParallelism()), 1, 64),
   /** GitHub REST API base for README link checks. @default https://api.github.com */

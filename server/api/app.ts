@@ -120,7 +120,8 @@ async function applyLimits(req: Request, spec: RouteSpec<any, any, any>, key: Ke
       await deps.keys.countCall(key);
       return state;
     }
-    return await deps.limiter.consumeByIp(limit, req.ip ?? 'unknown');
+    const caller = key && limit === 'cheap' ? `key:${key.hash}` : (req.ip ?? 'unknown');
+    return await deps.limiter.consumeByIp(limit, caller);
   } catch (err) {
     if (err instanceof HttpError && err.status === 429) deps.metrics.rejections.inc({ limit });
     throw err;

@@ -8,6 +8,7 @@ import type { Limiter } from './limiter.js';
 import type { Metrics } from './metrics.js';
 import type { TechDetector } from '../techstack/tech-detector.js';
 import type { BrowserPool } from '../render/browser-pool.js';
+import type { AdBlocker } from '../render/ad-blocker.js';
 
 /** Everything the HTTP layer needs, built once by the composition root (server/main.ts). */
 export interface AppDeps {
@@ -22,6 +23,8 @@ export interface AppDeps {
   mailer: Mailer;
   /** Chromium pages, leased per render with `browser.withPage({ policy }, fn)`. */
   browser: BrowserPool;
+  /** Ad, tracker and consent-dialog blocking for a page (screenshot `block_ads`). */
+  adBlocker: AdBlocker;
   /** CA certificates the TLS check trusts (Node's and the system store, NODE_EXTRA_CA_CERTS, TLS_EXTRA_CA_FILE). */
   tlsCa: readonly string[];
   /** Wappalyzer-format technology matcher, compiled once on first use. */

@@ -9,7 +9,7 @@ export type LimitName =
   | 'deadlinks' | 'seo' | 'screenshot' | 'perf' | 'techstack' | 'html2image' | 'ssl' | 'audit' | 'charts' | 'batch' | 'queue'
   | 'cheap' | 'keys' | 'verify';
 
-interface Window { points: number; seconds: number }
+export interface Window { points: number; seconds: number }
 
 /** Contract "Limits", column "No key", per client IP. */
 export const keylessLimits: Partial<Record<LimitName, Window>> = {
@@ -23,9 +23,8 @@ export const keylessLimits: Partial<Record<LimitName, Window>> = {
   audit: { points: 1, seconds: 2 * 60 },
 };
 
-/** Per-IP limits of the endpoints that do no work on targets. */
+/** Limits of the endpoints that do no work on targets; `cheap` comes from config. */
 export const ipLimits: Partial<Record<LimitName, Window>> = {
-  cheap: { points: 300, seconds: 60 },
   keys: { points: 10, seconds: 60 * 60 },
   verify: { points: 30, seconds: 60 * 60 },
 };

@@ -24,6 +24,7 @@ export class Limiter {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
+    private readonly cheapPerMinute = 600,
   ) {}
 
   private limiter(bucket: string, points: number, duration: number): RateLimiterRedis {
@@ -37,14 +38,17 @@ export class Limiter {
     return l;
   }
 
-  /** Per-IP limit for a keyless call or a cheap/abuse-limited endpoint; null when the route is unlimited. */
-  async consumeByIp(name: LimitName, ip: string): Promise<RateState | null> {
-    const rule = keylessLimits[name] ?? ipLimits[name];
+  /**
+   * Per-caller limit for a keyless call or a cheap/abuse-limited endpoint; `caller` is the
+   * client IP, or the key for keyed calls to cheap endpoints. Null when the route is unlimited.
+   */
+  async consumeByIp(name: LimitName, caller: string): Promise<RateState | null> {
+    const rule = name === 'cheap' ? { points: this.cheapPerMinute, seconds: 60 } : (keylessLimits[name] ?? ipLimits[name]);
     if (!rule) return null;
     const what = keylessLimits[name]
       ? `the keyless limit for ${name} (${describe(rule.points, rule.seconds)} per IP) was reached; create a free key with POST /api/keys for higher limits`
-      : `the limit for this endpoint (${describe(rule.points, rule.seconds)} per IP) was reached`;
-    return this.consume(this.limiter(`ip:${name}`, rule.points, rule.seconds), ip, what);
+      : `the limit for this endpoint (${describe(rule.points, rule.seconds)}) was reached`;
+    return this.consume(this.limiter(`ip:${name}`, rule.points, rule.seconds), caller, what);
   }
 
   /** Tier quota (per minute, per day) plus any per-key extra limit of the route. */

@@ -25,6 +25,8 @@ export interface SiteCheckOptions {
   fragments: FragmentPolicy;
   gate: Gate;
   onProgress?: (p: CrawlProgress) => void;
+  /** Stops the run early (client gone); the report is then partial. */
+  signal?: AbortSignal;
 }
 
 /** What checking needs from the outside world; everything outbound goes through `dispatcher`. */
@@ -68,6 +70,7 @@ export async function checkSite(opts: SiteCheckOptions, deps: LinkDeps): Promise
   const deadline = startedAt + opts.maxDurationMs;
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), opts.maxDurationMs);
+  opts.signal?.addEventListener('abort', () => abort.abort(), { once: true });
   try {
     const checker = newChecker(deps, abort.signal, deadline);
     const quick = opts.mode === 'quick';

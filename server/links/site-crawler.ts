@@ -95,9 +95,10 @@ export async function crawlSite(opts: CrawlOptions, deps: CrawlDeps): Promise<Cr
     let result: CheckResult;
     let html: string | undefined;
     let pageAnchors: Set<string> | undefined;
-    if (deps.renderer) {
-      const page = await deps.renderer.render(entry.url, remaining).catch(() => null);
-      if (!page || opts.signal.aborted) return;
+    // A page the browser could not open (pool busy, navigation error) is fetched instead.
+    const page = deps.renderer ? await deps.renderer.render(entry.url, remaining).catch(() => null) : null;
+    if (opts.signal.aborted) return;
+    if (page && (page.html || page.result.status !== null)) {
       ({ result, html, anchors: pageAnchors } = page);
       if (html) renderedPages++;
     } else {

@@ -32,6 +32,8 @@ export interface LeaseOptions {
   timeoutMs?: number;
   /** BCP 47 language: Accept-Language header, navigator.language and the Intl locale. */
   locale?: string;
+  /** Present a mobile (Android Chrome) user agent. */
+  mobile?: boolean;
 }
 
 export interface PoolStats {
@@ -198,7 +200,7 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
     return proxy;
   };
 
-  async function preparePage(page: Page, inst: Instance, locale?: string) {
+  async function preparePage(page: Page, inst: Instance, { locale, mobile }: LeaseOptions) {
     await page.setRequestInterception(true);
     page.on('request', (req: HTTPRequest) => {
       if (req.isInterceptResolutionHandled()) return;
@@ -208,7 +210,7 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
     });
     const cdp = await page.createCDPSession();
     await cdp.send('Network.setUserAgentOverride', {
-      userAgent: inst.userAgent,
+      userAgent: mobile ? mobileAgent(inst.userAgent) : inst.userAgent,
       ...(locale ? { acceptLanguage: locale } : {}),
     });
     if (locale) {
@@ -247,7 +249,7 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
         context.on('targetcreated', (target) => {
           if (target.type() === 'page') void target.page().then((p) => p?.close(), () => undefined);
         });
-        await preparePage(page, leased, opts.locale);
+        await preparePage(page, leased, opts);
         return fn(page);
       })();
       const timeout = new Promise<never>((_, reject) => {
@@ -300,3 +302,7 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
 }
 
 const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
+
+/** The desktop agent's Chrome version on an Android phone, as mobile sites expect. */
+const mobileAgent = (desktop: string) =>
+  desktop.replace(/\([^)]*\)/, '(Linux; Android 14; Pixel 7)').replace(/ Safari\//, ' Mobile Safari/');

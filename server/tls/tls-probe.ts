@@ -66,14 +66,13 @@ export function probeTls(opts: TlsProbeOptions, deps: TlsProbeDeps): Promise<Tls
       const connectionTimeMs = performance.now() - started;
       const cert = socket.getPeerX509Certificate();
       const cipher = socket.getCipher();
-      const legacy = socket.getPeerCertificate();
       const result: TlsProbeResult | null = cert
         ? {
             protocol: socket.getProtocol() ?? 'unknown',
             cipher: { name: cipher.name, standardName: cipher.standardName },
             cert,
             chainError: socket.authorized ? null : String(socket.authorizationError ?? 'UNTRUSTED'),
-            hostnameError: tls.checkServerIdentity(bare, legacy)?.message ?? null,
+            hostnameError: coversHost(cert, bare) ? null : `certificate does not cover ${bare}`,
             connectionTimeMs,
             remoteAddress: socket.remoteAddress ?? '',
           }
@@ -83,4 +82,9 @@ export function probeTls(opts: TlsProbeOptions, deps: TlsProbeDeps): Promise<Tls
       else reject(Object.assign(new Error(`${host}:${port} sent no certificate`), { code: 'ERR_TLS_NO_CERT' }));
     });
   });
+}
+
+/** RFC 6125 host check (wildcards in the left-most label; IP literals against IP SANs). */
+function coversHost(cert: X509Certificate, host: string): boolean {
+  return (net.isIP(host) ? cert.checkIP(host) : cert.checkHost(host)) !== undefined;
 }

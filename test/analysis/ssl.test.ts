@@ -1,4 +1,5 @@
 import { writeFile, mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -17,7 +18,7 @@ describe('GET /api/ssl', function () {
     dir = await mkdtemp(path.join(os.tmpdir(), 'ssl-test-'));
     const caFile = path.join(dir, 'ca.pem');
     await writeFile(caFile, ca.cert);
-    svc = await startTestService({ TLS_EXTRA_CA_FILE: caFile });
+    svc = await startTestService({ TLS_EXTRA_CA_FILE: caFile, FETCH_TIMEOUT_MS: '1500' });
     key = await svc.newKey();
     await svc.setKey(key, { tier: 'business' });
   });
@@ -131,6 +132,18 @@ describe('GET /api/ssl', function () {
 
     expect(r.status).to.equal(502);
     expect(r.body.error).to.match(/refused/);
+  });
+
+  it('when the server accepts TCP but never answers the handshake, answers 504', async function () {
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+    closers.push(() => new Promise((r) => silent.close(() => r())));
+    const { port } = silent.address() as net.AddressInfo;
+
+    const r = await check(`localhost:${port}`);
+
+    expect(r.status).to.equal(504);
+    expect(r.body.error).to.match(/did not answer in time/);
   });
 
   it('when the domain is not a host name, answers 400 naming the parameter', async function () {

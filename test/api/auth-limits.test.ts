@@ -42,7 +42,7 @@ describe('auth and limits', () => {
 
   it('accepts the key as X-API-Key, Authorization: Bearer and ?key=', async () => {
     const key = await svc.newKey();
-    for (const init of [{ headers: { 'X-API-Key': key } }, { headers: { Authorization: `Bearer ${key}` } }]) {
+    for (const init of [{ headers: { 'X-API-Key': key } as Record<string, string> }, { headers: { Authorization: `Bearer ${key}` } as Record<string, string> }]) {
       expect((await svc.call('/api/usage', init)).status).to.equal(200);
     }
     expect((await svc.call(`/api/usage?key=${encodeURIComponent(key)}`)).status).to.equal(200);

@@ -1,14 +1,18 @@
 import type { AppDeps } from '../deps.js';
 import type { RouteSpec } from '../route.js';
+import { deadlinkRoutes } from './deadlinks.js';
 import { keyRoutes } from './keys.js';
 import { serviceRoutes } from './service.js';
+import { screenshotRoutes } from './screenshot.js';
 import { sslRoutes } from './ssl.js';
 
 /** Every route of the service; the OpenAPI documents are built from this same list. */
 export function allRoutes(deps: AppDeps): RouteSpec<any, any, any>[] {
   const routes: RouteSpec<any, any, any>[] = [
     ...keyRoutes(deps),
+    ...deadlinkRoutes(deps),
     ...sslRoutes(deps),
+    ...screenshotRoutes(deps),
     ...serviceRoutes(deps, () => routes),
   ];
   return routes;

@@ -1,0 +1,218 @@
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import type { AppDeps } from '../deps.js';
+import { HttpError, notFound, tooMany } from '../errors.js';
+import { defineRoute } from '../route.js';
+import { deadlinkReport, deadlinksQuery, errorBody, siteStatus, statusQuery } from './deadlinks-schemas.js';
+import { renderBadge } from '../../links/badge.js';
+import { createBrowserRenderer } from '../../links/browser-renderer.js';
+import { toCsv } from '../../links/formats/csv.js';
+import { toGithubAnnotations } from '../../links/formats/github.js';
+import { toMarkdown } from '../../links/formats/markdown.js';
+import { checkReadme, RepositoryNotFoundError } from '../../links/github-readme.js';
+import type { DeadLinkReport } from '../../links/report.js';
+import { ResultCache } from '../../links/result-cache.js';
+import { checkSite, StartPageError, type LinkDeps } from '../../links/site-check.js';
+import type { CrawlProgress } from '../../links/site-crawler.js';
+import { SiteStatusStore, type SiteStatus } from '../../links/site-status.js';
+import { widgetScript } from '../../public/widget.js';
+
+type Query = z.infer<typeof deadlinksQuery>;
+
+/** GET /api/deadlinks, its cached status (widget), the SVG badge and /widget.js. */
+export function deadlinkRoutes(deps: AppDeps) {
+  const c = deps.config;
+  const cache = new ResultCache(deps.redis, c.REDIS_PREFIX, { okSeconds: c.LINK_CACHE_OK_SECONDS, failSeconds: c.LINK_CACHE_FAIL_SECONDS });
+  const statuses = new SiteStatusStore(deps.redis, c.REDIS_PREFIX, c.LINK_STATUS_TTL_SECONDS);
+  const linkDeps: LinkDeps = {
+    dispatcher: deps.http.dispatcher,
+    assertUrl: (u) => deps.http.policy.assertUrl(u),
+    assertResolvable: (u) => deps.http.policy.assertResolvable(u),
+    cache,
+    timeoutMs: c.FETCH_TIMEOUT_MS,
+    concurrency: c.LINK_CONCURRENCY,
+    hostConcurrency: c.LINK_HOST_CONCURRENCY,
+    renderer: createBrowserRenderer(deps.browser, deps.http.policy, Math.min(4, c.BROWSER_CONCURRENCY)),
+  };
+
+  const run = async (q: Query, onProgress?: (p: CrawlProgress) => void, signal?: AbortSignal): Promise<DeadLinkReport> => {
+    const gate = { threshold: q.threshold, maxBroken: q.max_broken };
+    try {
+      if (q.github) {
+        return await checkReadme(
+          { repository: q.github, maxDurationMs: q.max_duration * 1000, checkOnly: q.check_only, fragments: q.fragments, gate },
+          linkDeps,
+          { apiUrl: c.GITHUB_API_URL, token: c.GITHUB_TOKEN },
+        );
+      }
+      const report = await checkSite(
+        { url: q.url ?? '', mode: q.mode, maxPages: q.max_pages, maxDurationMs: q.max_duration * 1000, checkOnly: q.check_only, render: q.render, fragments: q.fragments, gate, onProgress, signal },
+        linkDeps,
+      );
+      if (!q.check_only) await statuses.save(report);
+      return report;
+    } catch (err) {
+      if (err instanceof StartPageError) throw new HttpError(err.kind === 'timeout' ? 504 : 502, `url could not be reached (${err.kind}): ${err.message}`);
+      if (err instanceof RepositoryNotFoundError) throw notFound(err.message);
+      throw err;
+    }
+  };
+
+  /** The cached status of a site; on a miss one quick check, shared by concurrent visitors and limited per IP. */
+  const statusOf = async (url: string, ip: string): Promise<SiteStatus & { cached: boolean }> => {
+    const cached = await statuses.load(url);
+    if (cached) return { ...cached, cached: true };
+    if (!(await statuses.allowFreshCheck(ip, c.LINK_STATUS_CHECKS_PER_HOUR))) {
+      throw tooMany(`no cached status for this url and the fresh checks allowed per hour (${c.LINK_STATUS_CHECKS_PER_HOUR}) are used up`, 3600);
+    }
+    if (await statuses.lock(url, 60)) {
+      try {
+        await run({ url, mode: 'quick', max_pages: 1, max_duration: 20, format: 'json', fragments: 'warn', render: false });
+      } finally {
+        await statuses.unlock(url);
+      }
+    } else {
+      for (let i = 0; i < 100 && !(await statuses.load(url)); i++) await new Promise((r) => setTimeout(r, 250));
+    }
+    const fresh = await statuses.load(url);
+    if (!fresh) throw new HttpError(502, 'url could not be checked');
+    return { ...fresh, cached: false };
+  };
+
+  const badgeUrl = (url: string) => `${c.baseUrl}/api/deadlinks/badge?url=${encodeURIComponent(url)}`;
+
+  return [
+    defineRoute({
+      api: 'deadlinks',
+      method: 'get',
+      path: '/api/deadlinks',
+      summary: 'Check a site, a page or a GitHub README for broken links',
+      description:
+        'Full mode crawls same-site pages in Chromium; quick mode checks one page without a browser; `github=owner/repo` checks the README. HEAD first with GET fallback, keep-alive, per-host concurrency and Retry-After backoff, redirect chains hop by hop, stable error kinds, bot protection reported separately. With `Accept: text/event-stream` the response is a stream of `progress` events (`{pages_crawled, pages_queued, links_found, links_checked, broken_so_far}`) followed by one `report` event (the JSON report) and, for other formats, an `output` event (`{format, content}`); failures after the stream started arrive as an `error` event.',
+      key: 'optional',
+      limit: 'deadlinks',
+      query: deadlinksQuery,
+      responses: {
+        200: {
+          description: 'The dead-link report in the requested format',
+          content: {
+            'application/json': deadlinkReport,
+            'text/csv': 'text',
+            'text/plain': 'text',
+            'text/markdown': 'text',
+            'text/event-stream': 'text',
+          },
+        },
+        400: { description: 'Invalid parameter, or the url is a refused target (private address)', content: { 'application/json': errorBody } },
+        404: { description: 'GitHub repository or README not found', content: { 'application/json': errorBody } },
+        429: { description: 'Rate limit exceeded (keyless: 1 check per 30 minutes per IP)', content: { 'application/json': errorBody } },
+        502: { description: 'The url (or the GitHub API) could not be reached', content: { 'application/json': errorBody } },
+        504: { description: 'The url timed out', content: { 'application/json': errorBody } },
+      },
+      async handler({ query, req, res }) {
+        if (wantsStream(req)) return stream(req, res, query, run);
+        const report = await run(query);
+        send(res, query.format, report);
+      },
+    }),
+    defineRoute({
+      api: 'deadlinks',
+      method: 'get',
+      path: '/api/deadlinks/status',
+      summary: 'Cached link status of a site (for the widget)',
+      description: `The latest status of a site from any completed check (full or quick), kept ${c.LINK_STATUS_TTL_SECONDS} s. On a miss one quick check runs (shared by concurrent callers; ${c.LINK_STATUS_CHECKS_PER_HOUR} misses per IP per hour), so page visitors of a site with the widget do not use the keyless crawl limit. CORS: any origin.`,
+      key: 'none',
+      query: statusQuery,
+      responses: {
+        200: { description: 'Status', content: { 'application/json': siteStatus } },
+        400: { description: 'Invalid url', content: { 'application/json': errorBody } },
+        429: { description: 'Too many uncached checks from this address', content: { 'application/json': errorBody } },
+        502: { description: 'The url could not be checked', content: { 'application/json': errorBody } },
+      },
+      async handler({ query, req, res }) {
+        const status = await statusOf(query.url, req.ip ?? 'unknown');
+        res.set('Cache-Control', 'public, max-age=300').json({ ...status, badge_url: badgeUrl(query.url) });
+      },
+    }),
+    defineRoute({
+      api: 'deadlinks',
+      method: 'get',
+      path: '/api/deadlinks/badge',
+      summary: 'SVG badge: "links | 98% healthy"',
+      description: 'A shields-style badge for READMEs, from the same cache as the status endpoint. Always an SVG: `unknown` (grey) when no status can be had.',
+      key: 'none',
+      query: statusQuery,
+      responses: { 200: { description: 'SVG image', content: { 'image/svg+xml': 'text' } }, 400: { description: 'Invalid url', content: { 'application/json': errorBody } } },
+      async handler({ query, req, res }) {
+        const status = await statusOf(query.url, req.ip ?? 'unknown').catch(() => null);
+        res.set('Cache-Control', 'public, max-age=300').type('image/svg+xml').send(renderBadge(status ? status.health_score : null));
+      },
+    }),
+    defineRoute({
+      api: 'deadlinks',
+      method: 'get',
+      path: '/widget.js',
+      summary: 'Embeddable link-status widget',
+      description: '`<script async src="{base}/widget.js" data-url="https://site" data-theme="light|dark"></script>` renders the site\'s health score and broken count (from /api/deadlinks/status) in its own shadow root. Dark is the default.',
+      key: 'none',
+      responses: { 200: { description: 'JavaScript', content: { 'text/javascript': 'text' } } },
+      handler({ res }) {
+        res.set('Cache-Control', 'public, max-age=3600').type('text/javascript').send(widgetScript);
+      },
+    }),
+  ];
+}
+
+const wantsStream = (req: Request) => (req.get('accept') ?? '').includes('text/event-stream');
+
+function send(res: Response, format: Query['format'], report: DeadLinkReport) {
+  if (format === 'csv') res.type('text/csv; charset=utf-8').send(toCsv(report));
+  else if (format === 'github') res.type('text/plain; charset=utf-8').send(toGithubAnnotations(report));
+  else if (format === 'markdown') res.type('text/markdown; charset=utf-8').send(toMarkdown(report));
+  else res.json(report);
+}
+
+function formatted(format: Query['format'], report: DeadLinkReport): string | null {
+  if (format === 'csv') return toCsv(report);
+  if (format === 'github') return toGithubAnnotations(report);
+  if (format === 'markdown') return toMarkdown(report);
+  return null;
+}
+
+/** Server-sent events: throttled `progress`, then `report` (and `output` for non-JSON formats). */
+async function stream(
+  req: Request,
+  res: Response,
+  q: Query,
+  run: (q: Query, onProgress: (p: CrawlProgress) => void, signal: AbortSignal) => Promise<DeadLinkReport>,
+) {
+  res.status(200).set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
+  res.flushHeaders();
+  const event = (name: string, data: unknown) => res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+  const gone = new AbortController();
+  res.on('close', () => gone.abort());
+  let last = 0;
+  let latest: CrawlProgress | null = null;
+  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+  try {
+    const report = await run(
+      q,
+      (p) => {
+        latest = p;
+        if (Date.now() - last < 100) return;
+        last = Date.now();
+        event('progress', p);
+      },
+      gone.signal,
+    );
+    if (latest) event('progress', latest);
+    event('report', report);
+    const out = formatted(q.format, report);
+    if (out !== null) event('output', { format: q.format, content: out });
+  } catch (err) {
+    event('error', { error: err instanceof HttpError || err instanceof Error ? err.message : 'internal error', status: err instanceof HttpError ? err.status : 500 });
+  } finally {
+    clearInterval(heartbeat);
+    res.end();
+  }
+}

@@ -1,0 +1,200 @@
+import { z } from 'zod';
+import type { AppDeps } from '../deps.js';
+import { HttpError, badRequest } from '../errors.js';
+import { defineRoute, qBool, qInt, qUrl } from '../route.js';
+import { captureScreenshot, type ScreenshotOptions } from '../../render/screenshot.js';
+import { viewportNames } from '../../render/viewports.js';
+import { innermostMessage } from '../../net/safe-http.js';
+
+const errorBody = z.object({ error: z.string() });
+const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
+const optionalText = (max: number, what: string) =>
+  z.preprocess(emptyToUndefined, z.string().max(max).optional()).describe(what);
+
+/** `x,y,width,height` in CSS px. */
+const clipParam = z
+  .preprocess(emptyToUndefined, z.string().optional())
+  .transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const parts = v.split(',').map((p) => p.trim());
+    const nums = parts.map(Number);
+    if (parts.length !== 4 || nums.some((n) => !Number.isInteger(n) || n < 0)) {
+      ctx.addIssue({ code: 'custom', message: 'must be four non-negative integers x,y,width,height' });
+      return z.NEVER;
+    }
+    const [x, y, width, height] = nums;
+    if (width < 1 || height < 1 || width > 3840 || height > 2160) {
+      ctx.addIssue({ code: 'custom', message: 'width and height must be between 1 and 3840x2160' });
+      return z.NEVER;
+    }
+    return { x, y, width, height };
+  })
+  .describe('Crop region `x,y,width,height` in CSS px; ignored when full_page is true')
+  .meta({ type: 'string', example: '0,0,600,400' });
+
+const language = z
+  .preprocess(emptyToUndefined, z.string().max(100).regex(/^[A-Za-z0-9*][A-Za-z0-9,;=.\-\s*]*$/, 'must be a language list like de-DE,de;q=0.9').optional());
+
+const screenshotQuery = z.object({
+  url: qUrl().describe('Page to capture (http or https)'),
+  viewport: z.preprocess(emptyToUndefined, z.enum(viewportNames).optional()).describe('Device preset; overrides width and height'),
+  width: qInt(100, 3840).default(1280).describe('Viewport width in CSS px'),
+  height: qInt(100, 2160).default(720).describe('Viewport height in CSS px'),
+  full_page: qBool(true).describe('Whole page (scrolled once for lazy content) or the viewport only'),
+  clip: clipParam,
+  format: z.preprocess(emptyToUndefined, z.enum(['png', 'jpeg', 'webp', 'pdf']).default('png')),
+  quality: qInt(1, 100).default(80).describe('JPEG and WebP quality'),
+  dark_mode: qBool(false).describe('Emulates prefers-color-scheme: dark'),
+  scale: z
+    .preprocess(emptyToUndefined, z.enum(['1', '2', '3']).optional())
+    .transform((v) => (v === undefined ? undefined : (Number(v) as 1 | 2 | 3)))
+    .describe("Device scale factor; without it a preset uses its device's own (e.g. 3 for iphone_14), otherwise 1"),
+  selector: optionalText(500, 'CSS selector of the element to capture (400 when nothing matches)'),
+  delay: qInt(0, 30_000).default(0).describe('ms to wait before capture; at most 10000 without a key, 30000 with one'),
+  block_ads: qBool(false).describe('Blocks ads and trackers (AdGuard lists) and opts out of cookie dialogs'),
+  js: optionalText(2000, 'Script run in the page before capture (an async function body); errors give 400'),
+  wait_for: optionalText(500, 'CSS selector to wait for before capture'),
+  http_username: optionalText(200, 'HTTP Basic Auth user toward the target; requires an API key'),
+  http_password: optionalText(200, 'HTTP Basic Auth password toward the target; requires an API key'),
+  accept_language: language.describe('Accept-Language header and browser locale, e.g. de-DE'),
+  lang: language.describe('Alias of accept_language'),
+  key: z.string().optional(),
+});
+
+const batchBody = z
+  .object({
+    urls: z.array(qUrl()).min(1).max(10),
+    format: z.enum(['png', 'jpeg', 'webp']).default('png'),
+    width: z.number().int().min(320).max(1920).default(1280),
+    height: z.number().int().min(240).max(1080).default(720),
+    full_page: z.boolean().default(false),
+    delay: z.number().int().min(0).max(10_000).default(0),
+    block_ads: z.boolean().default(false),
+  })
+  .strict();
+
+const batchResult = z.object({
+  results: z.array(
+    z.object({
+      url: z.string(),
+      image: z.string().nullable().describe('Base64-encoded image; null when the render failed'),
+      format: z.string(),
+      width: z.number().int(),
+      height: z.number().int(),
+      target_status: z.number().int().nullable().describe('HTTP status of the page'),
+      error: z.string().nullable(),
+    }),
+  ),
+  total: z.number().int(),
+  successful: z.number().int(),
+  failed: z.number().int(),
+});
+
+export function screenshotRoutes(deps: AppDeps) {
+  const render = (opts: ScreenshotOptions) =>
+    captureScreenshot(opts, {
+      pool: deps.browser,
+      policy: deps.http.policy,
+      adBlocker: deps.adBlocker,
+      navigationTimeoutMs: Math.max(deps.config.FETCH_TIMEOUT_MS, 15_000),
+      renderTimeoutMs: deps.config.RENDER_TIMEOUT_MS,
+    });
+
+  return [
+    defineRoute({
+      api: 'screenshot',
+      method: 'get',
+      path: '/api/screenshot',
+      summary: 'Capture a web page as PNG, JPEG, WebP or PDF',
+      description:
+        'Renders the page in Chromium. A target answering 4xx/5xx is still captured; its status is in `X-Target-Status`. 502 when the target is unreachable, 504 when it does not load in time.',
+      key: 'optional',
+      limit: 'screenshot',
+      query: screenshotQuery,
+      responses: {
+        200: {
+          description: 'The image or PDF; `X-Target-Status` carries the page\'s HTTP status',
+          content: { 'image/png': 'binary', 'image/jpeg': 'binary', 'image/webp': 'binary', 'application/pdf': 'binary' },
+        },
+        400: { description: 'Invalid parameter, script error, missing element or refused target', content: { 'application/json': errorBody } },
+        401: { description: 'http_username/http_password without an API key', content: { 'application/json': errorBody } },
+        429: { description: 'Rate limit or rendering queue full', content: { 'application/json': errorBody } },
+        502: { description: 'Target unreachable', content: { 'application/json': errorBody } },
+        504: { description: 'Target timed out', content: { 'application/json': errorBody } },
+      },
+      async handler({ query: q, key, res }) {
+        if ((q.http_username || q.http_password) && !key) {
+          throw new HttpError(401, 'http_username and http_password require an API key');
+        }
+        if (!key && q.delay > 10_000) throw badRequest('delay must be at most 10000 without an API key (30000 with one)');
+        const shot = await render({
+          url: q.url,
+          viewport: q.viewport,
+          width: q.width,
+          height: q.height,
+          fullPage: q.full_page,
+          clip: q.clip,
+          format: q.format,
+          quality: q.quality,
+          darkMode: q.dark_mode,
+          scale: q.scale,
+          selector: q.selector,
+          delay: q.delay,
+          blockAds: q.block_ads,
+          js: q.js,
+          waitFor: q.wait_for,
+          auth: q.http_username || q.http_password ? { username: q.http_username ?? '', password: q.http_password ?? '' } : undefined,
+          acceptLanguage: q.accept_language ?? q.lang,
+        });
+        if (shot.targetStatus !== null) res.set('X-Target-Status', String(shot.targetStatus));
+        res.set('Cache-Control', 'no-store').type(shot.contentType).send(shot.body);
+      },
+    }),
+    defineRoute({
+      api: 'screenshot',
+      method: 'post',
+      path: '/api/screenshot/batch',
+      summary: 'Capture up to 10 pages in one request',
+      description:
+        'Renders in parallel within the browser pool. A URL that fails gets an `error` and does not fail the batch. 2 batch requests per minute per key.',
+      key: 'required',
+      limit: 'batch',
+      body: batchBody,
+      responses: {
+        200: { description: 'The batch result', content: { 'application/json': batchResult } },
+        400: { description: 'Invalid body', content: { 'application/json': errorBody } },
+        401: { description: 'Key missing or invalid', content: { 'application/json': errorBody } },
+        429: { description: 'More than 2 batch requests per minute', content: { 'application/json': errorBody } },
+      },
+      async handler({ body, res }) {
+        const results = await Promise.all(
+          body.urls.map(async (url) => {
+            const item = { url, format: body.format, width: body.width, height: body.height };
+            try {
+              const shot = await render({
+                url,
+                width: body.width,
+                height: body.height,
+                fullPage: body.full_page,
+                format: body.format,
+                quality: 80,
+                darkMode: false,
+                delay: body.delay,
+                blockAds: body.block_ads,
+              });
+              return { ...item, image: shot.body.toString('base64'), target_status: shot.targetStatus, error: null };
+            } catch (err) {
+              if (!(err instanceof HttpError) && !(err as { code?: string }).code?.startsWith('ERR_BLOCKED')) {
+                deps.log.warn({ err }, 'batch item failed');
+              }
+              const message = err instanceof HttpError ? err.message : innermostMessage(err);
+              return { ...item, image: null, target_status: null, error: message };
+            }
+          }),
+        );
+        const successful = results.filter((r) => r.error === null).length;
+        res.json({ results, total: results.length, successful, failed: results.length - successful });
+      },
+    }),
+  ];
+}

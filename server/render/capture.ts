@@ -1,0 +1,86 @@
+import type { Page, ScreenshotOptions } from 'puppeteer-core';
+import { badRequest } from '../api/errors.js';
+
+export type ImageFormat = 'png' | 'jpeg' | 'webp';
+
+export interface Clip {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface CaptureOptions {
+  format: ImageFormat | 'pdf';
+  /** JPEG/WebP quality 1–100. */
+  quality: number;
+  fullPage: boolean;
+  clip?: Clip;
+  selector?: string;
+  /** Device scale factor in use (bounds the full-page height). */
+  scale: number;
+}
+
+/** Chromium cannot paint a bitmap taller than this many device pixels. */
+const maxBitmapHeight = 16_384;
+
+/** Encodes the page (or an element, or a region) in the format asked for; Chromium encodes. */
+export async function capturePage(page: Page, opts: CaptureOptions): Promise<Buffer> {
+  if (opts.format === 'pdf') {
+    if (opts.fullPage) await loadLazyContent(page);
+    return toBuffer(await page.pdf({ printBackground: true, format: 'A4', timeout: 30_000 }));
+  }
+  const encoding: ScreenshotOptions = {
+    type: opts.format,
+    ...(opts.format === 'png' ? {} : { quality: opts.quality }),
+    optimizeForSpeed: true,
+  };
+  if (opts.selector) return toBuffer(await captureElement(page, opts.selector, encoding));
+  if (opts.fullPage) {
+    await loadLazyContent(page);
+    const { width, height } = await page.evaluate(() => ({
+      width: document.documentElement.clientWidth || window.innerWidth,
+      height: Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0),
+    }));
+    const cap = Math.floor(maxBitmapHeight / opts.scale);
+    if (height > cap) {
+      return toBuffer(await page.screenshot({ ...encoding, clip: { x: 0, y: 0, width, height: cap }, captureBeyondViewport: true }));
+    }
+    return toBuffer(await page.screenshot({ ...encoding, fullPage: true }));
+  }
+  if (opts.clip) return toBuffer(await page.screenshot({ ...encoding, clip: opts.clip, captureBeyondViewport: true }));
+  return toBuffer(await page.screenshot(encoding));
+}
+
+async function captureElement(page: Page, selector: string, encoding: ScreenshotOptions) {
+  const element = await page.$(selector).catch(() => {
+    throw badRequest(`selector is not a valid CSS selector: ${JSON.stringify(selector)}`);
+  });
+  if (!element) throw badRequest(`selector: no element matches ${JSON.stringify(selector)}`);
+  const box = await element.boundingBox();
+  if (!box || box.width < 1 || box.height < 1) {
+    throw badRequest(`selector: the element ${JSON.stringify(selector)} is not visible (it has no box to capture)`);
+  }
+  return element.screenshot(encoding);
+}
+
+/**
+ * Scrolls through the page once so lazy-loaded images and infinite-scroll sections load,
+ * then returns to the top and waits (bounded) for the images.
+ */
+async function loadLazyContent(page: Page) {
+  await page.evaluate(async (maxY: number) => {
+    const step = Math.max(200, window.innerHeight);
+    for (let y = step; y < Math.min(document.documentElement.scrollHeight, maxY); y += step) {
+      window.scrollTo(0, y);
+      await new Promise((r) => setTimeout(r, 60));
+    }
+    window.scrollTo(0, 0);
+  }, 30_000);
+  await page
+    .waitForFunction(() => Array.from(document.images).every((img) => img.complete), { timeout: 3_000 })
+    .catch(() => undefined); // a slow image must not fail the capture
+  await page.waitForNetworkIdle({ idleTime: 150, timeout: 2_000 }).catch(() => undefined);
+}
+
+const toBuffer = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset, data.byteLength);

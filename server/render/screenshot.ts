@@ -1,0 +1,168 @@
+import type { HTTPResponse, Page } from 'puppeteer-core';
+import { HttpError, badRequest } from '../api/errors.js';
+import type { TargetPolicy } from '../net/target-policy.js';
+import type { AdBlocker } from './ad-blocker.js';
+import type { BrowserPool } from './browser-pool.js';
+import { capturePage, type ImageFormat, type Clip } from './capture.js';
+import { viewportPresets, type ViewportName } from './viewports.js';
+
+export interface ScreenshotOptions {
+  url: string;
+  /** Preset overriding width and height. */
+  viewport?: ViewportName;
+  /** @default 1280 */
+  width: number;
+  /** @default 720 */
+  height: number;
+  /** @default true */
+  fullPage: boolean;
+  /** Crop region in CSS px; ignored with fullPage. */
+  clip?: Clip;
+  /** @default png */
+  format: ImageFormat | 'pdf';
+  /** JPEG/WebP quality. @default 80 */
+  quality: number;
+  darkMode: boolean;
+  /** Device scale factor; unset: the preset's own, else 1. */
+  scale?: 1 | 2 | 3;
+  selector?: string;
+  /** ms to wait before capture. */
+  delay: number;
+  blockAds: boolean;
+  /** Script run in the page before capture. */
+  js?: string;
+  waitFor?: string;
+  auth?: { username: string; password: string };
+  acceptLanguage?: string;
+}
+
+export interface ScreenshotDeps {
+  pool: BrowserPool;
+  policy: TargetPolicy;
+  adBlocker: AdBlocker;
+  /** Longest wait for the page's first document. @default 30000 */
+  navigationTimeoutMs?: number;
+  /** Cap of the whole render, on top of `delay`. @default 60000 */
+  renderTimeoutMs?: number;
+}
+
+export interface ScreenshotResult {
+  body: Buffer;
+  contentType: string;
+  /** HTTP status of the target's main document. */
+  targetStatus: number | null;
+  /** Device scale factor used. */
+  scale: number;
+}
+
+/**
+ * Renders `opts.url` in a leased page: emulate the device, navigate, run `js`, wait for
+ * `wait_for`, wait `delay`, load lazy content, capture.
+ */
+export async function captureScreenshot(opts: ScreenshotOptions, deps: ScreenshotDeps): Promise<ScreenshotResult> {
+  await deps.policy.assertResolvable(opts.url).catch((err: unknown) => {
+    if ((err as { code?: string }).code === 'ERR_BLOCKED_TARGET') throw err;
+    throw new HttpError(502, `the target host could not be resolved (${(err as { code?: string }).code ?? 'dns'})`);
+  });
+  const preset = opts.viewport ? viewportPresets[opts.viewport] : undefined;
+  const width = preset?.width ?? opts.width;
+  const height = preset?.height ?? opts.height;
+  const scale = opts.scale ?? preset?.deviceScaleFactor ?? 1;
+  const navTimeout = deps.navigationTimeoutMs ?? 30_000;
+  const timeoutMs = (deps.renderTimeoutMs ?? 60_000) + opts.delay;
+
+  return deps.pool.withPage(
+    { policy: deps.policy, timeoutMs, locale: opts.acceptLanguage, mobile: preset?.isMobile ?? false },
+    async (page) => {
+      await page.setViewport({
+        width,
+        height,
+        deviceScaleFactor: scale,
+        isMobile: preset?.isMobile ?? false,
+        hasTouch: preset?.hasTouch ?? false,
+        isLandscape: width > height && (preset?.isMobile ?? false),
+      });
+      await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: opts.darkMode ? 'dark' : 'light' }]);
+      if (opts.auth) await page.authenticate(opts.auth);
+      if (opts.blockAds) await deps.adBlocker.enable(page);
+
+      const response = await navigate(page, opts.url, navTimeout);
+      if (opts.js) await runScript(page, opts.js);
+      if (opts.waitFor) await waitForSelector(page, opts.waitFor, navTimeout);
+      if (opts.delay) await new Promise((r) => setTimeout(r, opts.delay));
+
+      const body = await capturePage(page, {
+        format: opts.format,
+        quality: opts.quality,
+        fullPage: opts.fullPage,
+        clip: opts.fullPage ? undefined : opts.clip,
+        selector: opts.selector,
+        scale,
+      });
+      return { body, contentType: contentTypes[opts.format], targetStatus: response?.status() ?? null, scale };
+    },
+  );
+}
+
+export const contentTypes = {
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  pdf: 'application/pdf',
+} as const;
+
+/**
+ * Waits for the document (a failure here is the target's: 502/504), then, bounded, for the
+ * load event and a quiet network, which a page with a slow tracker may never reach.
+ */
+async function navigate(page: Page, url: string, timeoutMs: number): Promise<HTTPResponse | null> {
+  let response: HTTPResponse | null;
+  try {
+    response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
+  } catch (err) {
+    throw navigationError(err, timeoutMs);
+  }
+  await page
+    .waitForFunction(() => document.readyState === 'complete', { timeout: Math.min(timeoutMs, 15_000) })
+    .catch(() => undefined); // capture what there is
+  await page.waitForNetworkIdle({ idleTime: 250, timeout: 3_000 }).catch(() => undefined);
+  return response;
+}
+
+function navigationError(err: unknown, timeoutMs: number): HttpError {
+  const message = (err as Error).message ?? String(err);
+  if ((err as Error).name === 'TimeoutError') {
+    return new HttpError(504, `the target did not answer within ${timeoutMs} ms`);
+  }
+  const code = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
+  if (code === 'ERR_TUNNEL_CONNECTION_FAILED' || code === 'ERR_ACCESS_DENIED') {
+    // The safety proxy refused the address the name resolved to (or could not reach it).
+    return new HttpError(502, 'the target is unreachable or not an allowed address');
+  }
+  if (code === 'ERR_INVALID_AUTH_CREDENTIALS') return new HttpError(502, 'the target refused the HTTP credentials');
+  if (code === 'ERR_ABORTED' && /navigating frame was detached|aborted/.test(message)) {
+    return new HttpError(502, 'the navigation was aborted (the target started a download or closed the page)');
+  }
+  return new HttpError(502, `the target could not be loaded (${code ?? 'network error'})`);
+}
+
+async function runScript(page: Page, js: string) {
+  try {
+    // An async function body, so `await` works and `return` is allowed.
+    await page.evaluate(`(async () => {\n${js}\n})()`);
+  } catch (err) {
+    const msg = ((err as Error).message ?? String(err)).split('\n')[0].slice(0, 300);
+    throw badRequest(`js failed: ${msg}`);
+  }
+}
+
+async function waitForSelector(page: Page, selector: string, timeoutMs: number) {
+  try {
+    await page.waitForSelector(selector, { timeout: timeoutMs });
+  } catch (err) {
+    if ((err as Error).name === 'TimeoutError') {
+      throw badRequest(`wait_for: no element matched ${JSON.stringify(selector)} within ${timeoutMs} ms`);
+    }
+    throw badRequest(`wait_for is not a valid CSS selector: ${JSON.stringify(selector)}`);
+  }
+}
