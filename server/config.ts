@@ -53,6 +53,8 @@ const schema = z.object({
   RENDER_TIMEOUT_MS: int(60_000, 1_000, 600_000),
   /** Timeout of one outbound HTTP request (pages, links), in ms. @default 15000 */
   FETCH_TIMEOUT_MS: int(15_000, 100, 120_000),
+  /** Longest wait for a screenshot's `wait_for` selector, in ms. @default 10000 */
+  SCREENSHOT_WAIT_FOR_MS: int(10_000, 100, 60_000),
   /** Where the compiled ad-block engine is cached (built from the packaged filter lists on first use). @default ./data/adblock */
   ADBLOCK_CACHE_DIR: z.string().default('./data/adblock'),
   /** Worker threads drawing charts; default: the number of cores. */

@@ -208,6 +208,9 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
       if (allowedScheme.test(req.url())) void req.continue(req.continueRequestOverrides(), 0).catch(() => undefined);
       else void req.abort('accessdenied', 100).catch(() => undefined);
     });
+    // Without credentials, Chromium fails a Basic-auth challenge with ERR_INVALID_AUTH_CREDENTIALS
+    // under interception; empty ones make it show the target's 401 page, which is what it serves.
+    await page.authenticate({ username: '', password: '' });
     const cdp = await page.createCDPSession();
     await cdp.send('Network.setUserAgentOverride', {
       userAgent: mobile ? mobileAgent(inst.userAgent) : inst.userAgent,

@@ -42,6 +42,8 @@ export interface ScreenshotDeps {
   adBlocker: AdBlocker;
   /** Longest wait for the page's first document. @default 30000 */
   navigationTimeoutMs?: number;
+  /** Longest wait for `waitFor`. @default 10000 */
+  waitForTimeoutMs?: number;
   /** Cap of the whole render, on top of `delay`. @default 60000 */
   renderTimeoutMs?: number;
 }
@@ -88,7 +90,7 @@ export async function captureScreenshot(opts: ScreenshotOptions, deps: Screensho
 
       const response = await navigate(page, opts.url, navTimeout);
       if (opts.js) await runScript(page, opts.js);
-      if (opts.waitFor) await waitForSelector(page, opts.waitFor, navTimeout);
+      if (opts.waitFor) await waitForSelector(page, opts.waitFor, deps.waitForTimeoutMs ?? 10_000);
       if (opts.delay) await new Promise((r) => setTimeout(r, opts.delay));
 
       const body = await capturePage(page, {

@@ -69,7 +69,8 @@ async function answers(options: RedisOptions): Promise<boolean> {
   }
 }
 
-async function startEmbedded(dataDir: string): Promise<{ child: ChildProcess; connection: RedisOptions }> {
+/** Starts a private redis-server on a unix socket under `dataDir`, AOF on. */
+export async function startEmbedded(dataDir: string): Promise<{ child: ChildProcess; connection: RedisOptions }> {
   const dir = path.resolve(dataDir);
   fs.mkdirSync(dir, { recursive: true });
   const socket = path.join(dir, 'redis.sock');

@@ -135,9 +135,13 @@ describe('GET /api/ssl', function () {
   });
 
   it('when the server accepts TCP but never answers the handshake, answers 504', async function () {
-    const silent = net.createServer(() => undefined);
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((s) => sockets.add(s));
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
-    closers.push(() => new Promise((r) => silent.close(() => r())));
+    closers.push(() => new Promise((r) => {
+      for (const s of sockets) s.destroy();
+      silent.close(() => r());
+    }));
     const { port } = silent.address() as net.AddressInfo;
 
     const r = await check(`localhost:${port}`);

@@ -5,6 +5,7 @@ import { keyRoutes } from './keys.js';
 import { serviceRoutes } from './service.js';
 import { screenshotRoutes } from './screenshot.js';
 import { sslRoutes } from './ssl.js';
+import { perfRoutes } from './perf.js';
 
 /** Every route of the service; the OpenAPI documents are built from this same list. */
 export function allRoutes(deps: AppDeps): RouteSpec<any, any, any>[] {
@@ -12,6 +13,7 @@ export function allRoutes(deps: AppDeps): RouteSpec<any, any, any>[] {
     ...keyRoutes(deps),
     ...deadlinkRoutes(deps),
     ...sslRoutes(deps),
+    ...perfRoutes(deps),
     ...screenshotRoutes(deps),
     ...serviceRoutes(deps, () => routes),
   ];

@@ -98,6 +98,7 @@ export function screenshotRoutes(deps: AppDeps) {
       adBlocker: deps.adBlocker,
       navigationTimeoutMs: Math.max(deps.config.FETCH_TIMEOUT_MS, 15_000),
       renderTimeoutMs: deps.config.RENDER_TIMEOUT_MS,
+      waitForTimeoutMs: deps.config.SCREENSHOT_WAIT_FOR_MS,
     });
 
   return [

@@ -1,0 +1,92 @@
+import type { TargetPolicy } from '../net/target-policy.js';
+import { gradePerf, type PerfGrade } from './perf-grade.js';
+import { timedRequest, type HopTimings } from './timed-request.js';
+
+export interface PerfOptions {
+  url: string;
+  /** @default true */
+  followRedirects?: boolean;
+  /** Hops followed at most. @default 10 */
+  maxRedirects?: number;
+  /** Per hop. @default 15000 */
+  timeoutMs?: number;
+  /** @default 5242880 */
+  maxBytes?: number;
+}
+
+export interface PerfReport {
+  url: string;
+  final_url: string;
+  status_code: number;
+  grade: PerfGrade;
+  score: number;
+  grade_issues: string[];
+  response_time_ms: number;
+  response_size_bytes: number;
+  transfer_size_bytes: number;
+  compression: string | null;
+  content_type: string;
+  server: string;
+  headers: Record<string, string>;
+  redirected: boolean;
+  redirects: Array<{ url: string; status_code: number; location: string; time_ms: number }>;
+  timings: HopTimings & { redirect_ms: number };
+  http_version: string;
+  ip_address: string;
+  truncated: boolean;
+  timestamp: string;
+}
+
+/** Times one page load (following redirects unless told not to) and grades it. */
+export async function checkPerf(opts: PerfOptions, deps: { policy: TargetPolicy; ca?: readonly string[] }): Promise<PerfReport> {
+  const follow = opts.followRedirects ?? true;
+  const maxRedirects = opts.maxRedirects ?? 10;
+  const redirects: PerfReport['redirects'] = [];
+  let url = opts.url;
+  let redirectMs = 0;
+  for (;;) {
+    const hop = await timedRequest({ url, timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes }, deps);
+    const location = hop.headers.location;
+    if (follow && hop.status >= 300 && hop.status < 400 && location && redirects.length < maxRedirects) {
+      const next = new URL(location, hop.url).href;
+      redirects.push({ url: hop.url, status_code: hop.status, location: next, time_ms: hop.timings.total_ms });
+      redirectMs += hop.timings.total_ms;
+      url = next;
+      continue;
+    }
+    const total = Math.round((redirectMs + hop.timings.total_ms) * 10) / 10;
+    const contentType = hop.headers['content-type'] ?? '';
+    const encoding = hop.headers['content-encoding'] ?? '';
+    const graded = gradePerf({
+      status: hop.status,
+      responseTimeMs: total,
+      redirects: redirects.length,
+      contentType,
+      contentEncoding: encoding,
+      decodedBytes: hop.decodedBytes,
+      headers: hop.headers,
+    });
+    return {
+      url: opts.url,
+      final_url: hop.url,
+      status_code: hop.status,
+      grade: graded.grade,
+      score: graded.score,
+      grade_issues: graded.issues,
+      response_time_ms: total,
+      response_size_bytes: hop.decodedBytes,
+      transfer_size_bytes: hop.transferBytes,
+      compression: encoding || null,
+      content_type: contentType,
+      server: hop.headers.server ?? '',
+      headers: hop.headers,
+      redirected: redirects.length > 0,
+      redirects,
+      timings: { ...hop.timings, redirect_ms: Math.round(redirectMs * 10) / 10 },
+      http_version: hop.httpVersion,
+      ip_address: hop.remoteAddress,
+      truncated: hop.truncated,
+      timestamp: new Date().toISOString(),
+    };
+  }
+}
