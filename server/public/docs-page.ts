@@ -9,7 +9,7 @@ export function docsPage(base: string, names: string[]): string {
 body{margin:0;font:16px/1.55 system-ui,sans-serif;color:#1f2328}
 header{max-width:60rem;margin:0 auto;padding:2rem 1rem 0}
 pre{background:#f6f8fa;padding:.8rem;border-radius:6px;overflow:auto}
-table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:.3rem .6rem;text-align:left}
+table{border-collapse:collapse}.swagger-ui .topbar{background:#1f2328}td,th{border:1px solid #d0d7de;padding:.3rem .6rem;text-align:left}
 </style></head>
 <body>
 <header>
@@ -30,9 +30,11 @@ table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:.3rem .6re
 </header>
 <div id="ui"></div>
 <script src="/docs/ui/swagger-ui-bundle.js"></script>
+<script src="/docs/ui/swagger-ui-standalone-preset.js"></script>
 <script>
-window.ui = SwaggerUIBundle({ urls: ${urls}, dom_id: '#ui', deepLinking: true,
-  presets: [SwaggerUIBundle.presets.apis, SwaggerUIBundle.SwaggerUIStandalonePreset].filter(Boolean), layout: 'BaseLayout' });
+window.ui = SwaggerUIBundle({ urls: ${urls}, 'urls.primaryName': 'deadlinks', dom_id: '#ui', deepLinking: true,
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], plugins: [SwaggerUIBundle.plugins.DownloadUrl],
+  layout: 'StandaloneLayout' });
 </script>
 </body></html>`;
 }

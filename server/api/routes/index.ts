@@ -6,6 +6,7 @@ import { serviceRoutes } from './service.js';
 import { screenshotRoutes } from './screenshot.js';
 import { sslRoutes } from './ssl.js';
 import { perfRoutes } from './perf.js';
+import { techstackRoutes } from './techstack.js';
 
 /** Every route of the service; the OpenAPI documents are built from this same list. */
 export function allRoutes(deps: AppDeps): RouteSpec<any, any, any>[] {
@@ -14,6 +15,7 @@ export function allRoutes(deps: AppDeps): RouteSpec<any, any, any>[] {
     ...deadlinkRoutes(deps),
     ...sslRoutes(deps),
     ...perfRoutes(deps),
+    ...techstackRoutes(deps),
     ...screenshotRoutes(deps),
     ...serviceRoutes(deps, () => routes),
   ];

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import type { AppDeps } from '../deps.js';
+import { HttpError } from '../errors.js';
+import { defineRoute, qUrl } from '../route.js';
+import { targetHttpError } from '../target-error.js';
+import { checkTechstack } from '../../techstack/techstack-check.js';
+
+const errorBody = z.object({ error: z.string() });
+
+export const detectedTechnology = z.object({
+  name: z.string(),
+  version: z.string().nullable().describe('Version when a fingerprint captures one'),
+  confidence: z.number().int().min(0).max(100).describe('Sum of the matched patterns\' confidence, at most 100'),
+  categories: z.array(z.string()),
+  website: z.string().nullable(),
+  evidence: z
+    .array(
+      z.object({
+        type: z.enum(['header', 'cookie', 'meta', 'script_src', 'script', 'html', 'url', 'js', 'dom', 'implied']),
+        name: z.string().optional().describe('Header, cookie or meta name, JS global or CSS selector'),
+        value: z.string().describe('The text that matched, or the implying technology'),
+      }),
+    )
+    .describe('What matched (at most five items)'),
+});
+
+export const techstackReport = z.object({
+  url: z.string(),
+  final_url: z.string(),
+  status_code: z.number().int(),
+  technologies: z.record(z.string(), z.array(detectedTechnology)).describe('Category name → technologies; one technology may appear in several categories'),
+  technology_count: z.number().int(),
+  headers: z.record(z.string(), z.string()).describe('Response headers of the final page'),
+  method: z.enum(['http', 'browser']),
+  timestamp: z.string(),
+});
+
+export function techstackRoutes(deps: AppDeps) {
+  return [
+    defineRoute({
+      api: 'techstack',
+      method: 'get',
+      path: '/api/techstack',
+      summary: 'Detect the technologies a site uses',
+      description:
+        'Fetches the page once and matches 7,500+ Wappalyzer-format fingerprints (enthec/webappanalyzer data, GPL-3.0) against its response headers, cookies, meta tags, script URLs, inline scripts, HTML and URL. `implies`, `excludes`, `requires`, confidence and version captures are honoured. Technologies are grouped by category.',
+      key: 'optional',
+      limit: 'techstack',
+      query: z.object({ url: qUrl().describe('Page to analyse') }),
+      responses: {
+        200: { description: 'The tech-stack report', content: { 'application/json': techstackReport } },
+        400: { description: 'Invalid url, or a target that is not allowed', content: { 'application/json': errorBody } },
+        429: { description: 'Rate limit exceeded', content: { 'application/json': errorBody } },
+        502: { description: 'Target unreachable', content: { 'application/json': errorBody } },
+        503: { description: 'Fingerprint data not installed', content: { 'application/json': errorBody } },
+        504: { description: 'Target timed out', content: { 'application/json': errorBody } },
+      },
+      async handler({ query, res }) {
+        res.json(await runTechstack(deps, query.url));
+      },
+    }),
+  ];
+}
+
+/** The techstack check with its errors mapped (also used by the audit). */
+export async function runTechstack(deps: AppDeps, url: string) {
+  await deps.techDetector.ready().catch((err: Error) => {
+    deps.log.error({ err: err.message }, 'fingerprint data unavailable');
+    throw new HttpError(503, 'technology fingerprints are not installed on this server; the operator must run scripts/fetch-fingerprints.sh');
+  });
+  return checkTechstack(
+    { url, maxBytes: deps.config.ANALYSIS_MAX_BYTES, timeoutMs: deps.config.FETCH_TIMEOUT_MS },
+    { http: deps.http, detector: deps.techDetector },
+  ).catch((err: unknown) => {
+    throw targetHttpError(err, new URL(url).host);
+  });
+}
