@@ -14,6 +14,7 @@ import { loadTrustedCas } from './tls/trust-store.js';
 import { createBrowserPool, type BrowserPool } from './render/browser-pool.js';
 import { registerPoolMetrics } from './render/pool-metrics.js';
 import { createAdBlocker } from './render/ad-blocker.js';
+import { ScreenshotJobs } from './jobs/screenshot-jobs.js';
 
 export interface Service {
   deps: AppDeps;
@@ -62,9 +63,10 @@ export async function composeService(
     adBlocker: createAdBlocker({ cacheDir: config.ADBLOCK_CACHE_DIR, log }),
     tlsCa: loadTrustedCas({ extraCaFile: config.TLS_EXTRA_CA_FILE }),
     techDetector: createTechDetector({ dataDir: config.FINGERPRINTS_DIR }),
+    jobs: new ScreenshotJobs(redisHandle.connection, redis, config.REDIS_PREFIX, { attempts: config.WEBHOOK_ATTEMPTS, backoffMs: config.WEBHOOK_BACKOFF_MS }),
     startedAt: Date.now(),
   };
-  const closers: Array<() => Promise<void> | void> = [() => redisHandle.close(), () => http.close(), () => mailer.close()];
+  const closers: Array<() => Promise<void> | void> = [() => redisHandle.close(), () => http.close(), () => mailer.close(), () => deps.jobs.close()];
   if (!opts.browser) closers.push(() => browser.close());
   return {
     deps,

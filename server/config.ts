@@ -43,6 +43,10 @@ const schema = z.object({
   TRUST_PROXY: z.string().default('false'),
   /** Per-minute limit of the cheap endpoints (usage, health, openapi, job status), per key or per IP. @default 600 */
   CHEAP_LIMIT_PER_MINUTE: int(600, 1, 1_000_000_000),
+  /** Delivery attempts of one webhook. @default 5 */
+  WEBHOOK_ATTEMPTS: int(5, 1, 20),
+  /** First retry delay of a failed webhook, doubled each time, in ms. @default 5000 */
+  WEBHOOK_BACKOFF_MS: int(5_000, 10, 3_600_000),
   /** Concurrent browser pages per process. @default 4 */
   BROWSER_CONCURRENCY: int(4, 1, 64),
   /** Renders allowed to wait for a free page before 429. @default 32 */

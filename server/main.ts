@@ -3,6 +3,7 @@ import { createApp } from './api/app.js';
 import { composeService } from './compose.js';
 import { createConfig } from './config.js';
 import { createLogger } from './log.js';
+import { createWorkers } from './workers/index.js';
 
 type Mode = 'serve' | 'api' | 'worker';
 
@@ -20,6 +21,7 @@ async function main(mode: Mode) {
   }
   const log = createLogger(config.LOG_LEVEL);
   const service = await composeService(config, { log });
+  const workers = mode === 'api' ? undefined : createWorkers(service.deps, service.redisHandle.connection);
   let server: Server | undefined;
   if (mode !== 'worker') {
     const app = createApp(service.deps);
@@ -43,6 +45,7 @@ async function main(mode: Mode) {
       server.closeIdleConnections();
       await new Promise<void>((resolve) => server!.close(() => resolve()));
     }
+    await workers?.close();
     await service.close();
     log.info('stopped');
     process.exit(0);

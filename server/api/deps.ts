@@ -9,6 +9,7 @@ import type { Metrics } from './metrics.js';
 import type { TechDetector } from '../techstack/tech-detector.js';
 import type { BrowserPool } from '../render/browser-pool.js';
 import type { AdBlocker } from '../render/ad-blocker.js';
+import type { ScreenshotJobs } from '../jobs/screenshot-jobs.js';
 
 /** Everything the HTTP layer needs, built once by the composition root (server/main.ts). */
 export interface AppDeps {
@@ -29,6 +30,8 @@ export interface AppDeps {
   tlsCa: readonly string[];
   /** Wappalyzer-format technology matcher, compiled once on first use. */
   techDetector: TechDetector;
+  /** The asynchronous screenshot queue (BullMQ) and its read model. */
+  jobs: ScreenshotJobs;
   /** Process start, for uptime. */
   startedAt: number;
 }

@@ -1,12 +1,10 @@
 import fs from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PuppeteerBlocker } from '@ghostery/adblocker-puppeteer';
 import type { Page } from 'puppeteer-core';
 import type { Logger } from '../log.js';
 import { enableAutoconsent } from './autoconsent.js';
-
-const require = createRequire(import.meta.url);
+import { packageRoot } from './package-root.js';
 
 /**
  * AdGuard lists shipped (GPL-3.0) inside @adguard/dnr-rulesets: Base, Tracking Protection,
@@ -43,14 +41,15 @@ export function createAdBlocker(opts: { cacheDir: string; log?: Logger }): AdBlo
 }
 
 async function loadEngine(cacheDir: string, log?: Logger): Promise<PuppeteerBlocker> {
-  const pkgJson = require.resolve('@adguard/dnr-rulesets/package.json');
+  const root = packageRoot('@adguard/dnr-rulesets');
+  const pkgJson = path.join(root, 'package.json');
   const { version } = JSON.parse(await fs.readFile(pkgJson, 'utf8')) as { version: string };
   const cacheFile = path.join(cacheDir, `adblock-engine-${version}-${listIds.join('_')}.bin`);
   const blocker = await fs.readFile(cacheFile).then(
     (buf) => PuppeteerBlocker.deserialize(new Uint8Array(buf)),
     async () => {
       const started = Date.now();
-      const dir = path.join(path.dirname(pkgJson), 'dist/filters/declarative');
+      const dir = path.join(root, 'dist/filters/declarative');
       const lists = await Promise.all(
         listIds.map(async (n) => {
           const file = path.join(dir, `ruleset_${n}`, `ruleset_${n}.json`);

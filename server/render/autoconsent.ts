@@ -1,16 +1,14 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Page } from 'puppeteer-core';
-
-const require = createRequire(import.meta.url);
+import { packageRoot } from './package-root.js';
 
 let assets: { script: string; rules: unknown } | undefined;
 
 /** The content script and CMP rules shipped in @duckduckgo/autoconsent (MPL-2.0), read once. */
 function loadAssets() {
   if (!assets) {
-    const root = path.dirname(require.resolve('@duckduckgo/autoconsent/package.json'));
+    const root = packageRoot('@duckduckgo/autoconsent');
     assets = {
       script: fs.readFileSync(path.join(root, 'dist/autoconsent.playwright.js'), 'utf8'),
       rules: JSON.parse(fs.readFileSync(path.join(root, 'rules/rules.json'), 'utf8')),

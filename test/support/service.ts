@@ -4,6 +4,7 @@ import net from 'node:net';
 import type { Server } from 'node:http';
 import { createApp } from '../../server/api/app.js';
 import { composeService, type Service } from '../../server/compose.js';
+import { createWorkers } from '../../server/workers/index.js';
 import { createConfig } from '../../server/config.js';
 import { sharedBrowserPool } from './browser.js';
 
@@ -39,7 +40,7 @@ export async function freePort(): Promise<number> {
  * Starts the real app (real Redis, isolated by a unique key prefix) on a free loopback
  * port. Private targets are allowed unless `env` says otherwise.
  */
-export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+export async function startTestService(env: Record<string, string> = {}, opts: { workers?: boolean } = {}): Promise<TestService> {
   const port = await freePort();
   const config = createConfig({
     LOG_LEVEL: 'silent',
@@ -53,6 +54,7 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     ...env,
   });
   const service = await composeService(config, { browser: sharedBrowserPool() });
+  const workers = opts.workers ? createWorkers(service.deps, service.redisHandle.connection) : undefined;
   const server = createApp(service.deps).listen(port, '127.0.0.1');
   await new Promise<void>((r) => server.once('listening', () => r()));
   const url = `http://127.0.0.1:${port}`;
@@ -85,6 +87,7 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     async close() {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
+      await workers?.close();
       await service.close();
     },
   };

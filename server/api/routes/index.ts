@@ -4,9 +4,11 @@ import { deadlinkRoutes } from './deadlinks.js';
 import { keyRoutes } from './keys.js';
 import { serviceRoutes } from './service.js';
 import { screenshotRoutes } from './screenshot.js';
+import { screenshotQueueRoutes } from './screenshot-queue.js';
 import { sslRoutes } from './ssl.js';
 import { perfRoutes } from './perf.js';
 import { techstackRoutes } from './techstack.js';
+import { seoRoutes } from './seo.js';
 
 /** Every route of the service; the OpenAPI documents are built from this same list. */
 export function allRoutes(deps: AppDeps): RouteSpec<any, any, any>[] {
@@ -16,7 +18,9 @@ export function allRoutes(deps: AppDeps): RouteSpec<any, any, any>[] {
     ...sslRoutes(deps),
     ...perfRoutes(deps),
     ...techstackRoutes(deps),
+    ...seoRoutes(deps),
     ...screenshotRoutes(deps),
+    ...screenshotQueueRoutes(deps),
     ...serviceRoutes(deps, () => routes),
   ];
   return routes;

@@ -96,7 +96,7 @@ export function screenshotRoutes(deps: AppDeps) {
       pool: deps.browser,
       policy: deps.http.policy,
       adBlocker: deps.adBlocker,
-      navigationTimeoutMs: Math.max(deps.config.FETCH_TIMEOUT_MS, 15_000),
+      navigationTimeoutMs: deps.config.FETCH_TIMEOUT_MS,
       renderTimeoutMs: deps.config.RENDER_TIMEOUT_MS,
       waitForTimeoutMs: deps.config.SCREENSHOT_WAIT_FOR_MS,
     });

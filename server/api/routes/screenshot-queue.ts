@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import type { AppDeps } from '../deps.js';
+import { HttpError, notFound } from '../errors.js';
+import { defineRoute, qUrl } from '../route.js';
+import type { KeyRecord } from '../../keys/key-store.js';
+
+const errorBody = z.object({ error: z.string() });
+const jobId = z.object({ job_id: z.string().min(1).max(100) });
+const statuses = ['queued', 'processing', 'completed', 'failed'] as const;
+
+const statusRecord = z.object({
+  job_id: z.string(),
+  status: z.enum(statuses),
+  url: z.string(),
+  created_at: z.string().describe('ISO 8601'),
+  completed_at: z.string().nullable(),
+  result_url: z.string().nullable().describe('Set when status is completed'),
+  error: z.string().nullable().describe('Why the job failed, after its retries'),
+  attempts: z.number().int(),
+  webhook: z
+    .object({
+      url: z.string(),
+      delivered: z.boolean(),
+      attempts: z.array(z.object({ attempt: z.number().int(), at: z.string(), status: z.number().int().nullable(), error: z.string().nullable() })),
+    })
+    .nullable(),
+});
+
+const resultRecord = z.object({
+  job_id: z.string(),
+  url: z.string(),
+  image: z.string().describe('Base64-encoded image'),
+  format: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+});
+
+/** Pro or business, and verified (DESIGN.md "Queue"). */
+function assertQueueTier(key: KeyRecord | null) {
+  if (!key) throw new HttpError(401, 'an API key is required');
+  if (!['pro', 'business'].includes(key.tier) || !key.verified) {
+    throw new HttpError(402, `the screenshot queue needs a verified key of tier pro or business; this key is ${key.tier}`);
+  }
+}
+
+export function screenshotQueueRoutes(deps: AppDeps) {
+  const base = deps.config.baseUrl;
+
+  const load = async (id: string, key: KeyRecord | null) => {
+    if (!key) throw new HttpError(401, 'an API key is required');
+    const job = await deps.jobs.find(id, key.hash);
+    if (!job) throw notFound(`job ${id} is unknown (results are kept 24 hours)`);
+    return job;
+  };
+
+  return [
+    defineRoute({
+      api: 'screenshot',
+      method: 'post',
+      path: '/api/screenshot/queue',
+      summary: 'Queue a screenshot; poll its status or receive it on a webhook',
+      description:
+        'Needs a verified key of tier pro or business (402 otherwise). Answers 202 with a job id at once. Job states: queued → processing → completed | failed (after 3 attempts). Results are kept 24 hours. With `webhook_url`, the result body is POSTed there, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`: HMAC-SHA256 with the `webhook_secret` shown at key creation), retried with exponential backoff; every attempt is listed in the job status.',
+      key: 'required',
+      limit: 'queue',
+      body: z
+        .object({
+          url: qUrl(),
+          format: z.enum(['webp', 'png', 'jpeg']).default('webp'),
+          width: z.number().int().min(320).max(3840).default(1280),
+          height: z.number().int().min(240).max(2160).default(720),
+          full_page: z.boolean().default(false),
+          webhook_url: z.url({ protocol: /^https?$/ }).optional(),
+        })
+        .strict(),
+      responses: {
+        202: { description: 'Queued', content: { 'application/json': z.object({ job_id: z.string(), status: z.literal('queued'), message: z.string(), status_url: z.string() }) } },
+        400: { description: 'Invalid body or refused target', content: { 'application/json': errorBody } },
+        401: { description: 'Missing or invalid key', content: { 'application/json': errorBody } },
+        402: { description: 'Tier below pro', content: { 'application/json': errorBody } },
+      },
+      async handler({ body, key, res }) {
+        assertQueueTier(key);
+        deps.http.policy.assertUrl(body.url);
+        if (body.webhook_url) await deps.http.policy.assertResolvable(body.webhook_url);
+        const id = await deps.jobs.enqueue({ ...body, owner: key!.hash });
+        res.status(202).json({
+          job_id: id,
+          status: 'queued',
+          message: `Screenshot queued. Poll ${base}/api/screenshot/status/${id}${body.webhook_url ? ' or wait for the webhook' : ''}.`,
+          status_url: `${base}/api/screenshot/status/${id}`,
+        });
+      },
+    }),
+    defineRoute({
+      api: 'screenshot',
+      method: 'get',
+      path: '/api/screenshot/status/:job_id',
+      summary: 'Status of a queued screenshot',
+      key: 'required',
+      params: jobId,
+      responses: {
+        200: { description: 'Job status', content: { 'application/json': statusRecord } },
+        401: { description: 'Missing or invalid key', content: { 'application/json': errorBody } },
+        404: { description: 'Unknown job (or another key\'s)', content: { 'application/json': errorBody } },
+      },
+      async handler({ params, key, res }) {
+        const job = await load(params.job_id, key);
+        const status = await deps.jobs.status(job);
+        const attempts = job.data.webhook_url ? await deps.jobs.webhookAttempts(params.job_id) : [];
+        res.json({
+          job_id: params.job_id,
+          status,
+          url: job.data.url,
+          created_at: new Date(job.timestamp).toISOString(),
+          completed_at: status === 'completed' || status === 'failed' ? new Date(job.finishedOn ?? Date.now()).toISOString() : null,
+          result_url: status === 'completed' ? `${base}/api/screenshot/result/${params.job_id}` : null,
+          error: status === 'failed' ? (job.failedReason ?? 'failed') : null,
+          attempts: job.attemptsMade,
+          webhook: job.data.webhook_url
+            ? { url: job.data.webhook_url, delivered: attempts.some((a) => a.error === null), attempts }
+            : null,
+        });
+      },
+    }),
+    defineRoute({
+      api: 'screenshot',
+      method: 'get',
+      path: '/api/screenshot/result/:job_id',
+      summary: 'Result of a queued screenshot',
+      description: '202 while the job is queued or processing; the result (base64 image) once completed.',
+      key: 'required',
+      params: jobId,
+      responses: {
+        200: { description: 'The result', content: { 'application/json': resultRecord } },
+        202: { description: 'Not finished yet', content: { 'application/json': z.object({ job_id: z.string(), status: z.enum(statuses), message: z.string() }) } },
+        404: { description: 'Unknown job', content: { 'application/json': errorBody } },
+        422: { description: 'The job failed', content: { 'application/json': errorBody } },
+      },
+      async handler({ params, key, res }) {
+        const job = await load(params.job_id, key);
+        const status = await deps.jobs.status(job);
+        if (status === 'completed' && job.returnvalue) {
+          res.json(job.returnvalue);
+        } else if (status === 'failed') {
+          throw new HttpError(422, `the job failed: ${job.failedReason ?? 'unknown error'}`);
+        } else {
+          res.status(202).json({ job_id: params.job_id, status, message: 'The screenshot is not ready yet; try again shortly.' });
+        }
+      },
+    }),
+  ];
+}
