@@ -37,6 +37,8 @@ async function describe(url: string, page: Page, response: HTTPResponse | null):
     if (r) chain.push({ url: req.url(), status: r.status(), location: new URL(r.headers().location ?? '', req.url()).href });
   }
   const status = response?.status() ?? null;
+  // proxy-chain answers 590-599 for upstream failures; the crawler then fetches the page to learn the real kind.
+  if (status !== null && status >= 590) throw new Error(`safety proxy answered ${status}`);
   const finalUrl = page.url();
   const kind: LinkKind = status !== null && status >= 400 ? `http_${status}` : chain.length ? 'redirect' : 'ok';
   const result: CheckResult = { url, status, kind, redirect_chain: chain, final_url: finalUrl };

@@ -53,7 +53,7 @@ export async function checkReadme(opts: ReadmeCheckOptions, deps: LinkDeps, gh: 
     const fileUrl = new URL(file, blobBase).href;
     const md = extractMarkdown(text);
     const checker = newChecker(deps, abort.signal, deadline);
-    const ledger = new LinkLedger(new URL(web).hostname, checker, { checkOnly: opts.checkOnly, isBroken: (r) => isBroken(r.kind) });
+    const ledger = new LinkLedger(new URL(web).host, checker, { checkOnly: opts.checkOnly, isBroken: (r) => isBroken(r.kind) });
     const repoPaths = new Map<LedgerEntry, string>();
     const missing = new Map<string, string[]>();
 

@@ -20,7 +20,7 @@ export interface LedgerProgress {
 
 const SKIPPED_SCHEMES = /^(mailto|tel|sms|javascript|data|blob|about|ftp|file|irc|news|geo|skype|callto|whatsapp|magnet|urn):/i;
 
-/** Same site = same host name up to a leading `www.`. */
+/** Same site = same host (name and port) up to a leading `www.`. */
 export function sameSite(a: string, b: string): boolean {
   const strip = (h: string) => h.toLowerCase().replace(/^www\./, '');
   return strip(a) === strip(b);
@@ -57,7 +57,7 @@ export class LinkLedger {
   ) {}
 
   scopeOf(url: URL): LinkScope {
-    return sameSite(url.hostname, this.startHost) ? 'internal' : 'external';
+    return sameSite(url.host, this.startHost) ? 'internal' : 'external';
   }
 
   /**

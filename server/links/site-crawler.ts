@@ -1,6 +1,6 @@
 import { extractHtml } from './extract-html.js';
 import type { LinkChecker } from './link-checker.js';
-import { LinkLedger, normalise, type LedgerEntry } from './link-ledger.js';
+import { LinkLedger, normalise, sameSite, type LedgerEntry } from './link-ledger.js';
 import type { CheckResult, FoundLink, LinkScope } from './types.js';
 
 /** A rendered page: what the browser saw after scripts ran. */
@@ -74,7 +74,7 @@ export async function crawlSite(opts: CrawlOptions, deps: CrawlDeps): Promise<Cr
   const anchors = new Map<string, Set<string>>();
   const emit = () =>
     deps.onProgress?.({ pages_crawled: pagesCrawled, pages_queued: queuedPages, ...ledger.progress() });
-  const ledger = new LinkLedger(start.hostname, deps.checker, { checkOnly: opts.checkOnly, onChange: emit, isBroken: deps.isBroken });
+  const ledger = new LinkLedger(start.host, deps.checker, { checkOnly: opts.checkOnly, onChange: emit, isBroken: deps.isBroken });
   const startNorm = normalise(start.href)?.norm ?? start.href;
   const startEntry: LedgerEntry = { url: startNorm, scope: 'internal', resources: new Set(['page']), sources: [], fragments: new Map() };
   ledger.entries.set(startNorm, startEntry);
@@ -156,8 +156,7 @@ export async function crawlSite(opts: CrawlOptions, deps: CrawlDeps): Promise<Cr
 
 function sameSiteHost(url: string, start: URL): boolean {
   try {
-    const h = new URL(url).hostname.toLowerCase().replace(/^www\./, '');
-    return h === start.hostname.toLowerCase().replace(/^www\./, '');
+    return sameSite(new URL(url).host, start.host);
   } catch {
     return false;
   }

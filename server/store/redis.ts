@@ -26,7 +26,8 @@ export async function connectRedis(opts: { url?: string; dataDir: string }): Pro
   } else {
     ({ child, connection } = await startEmbedded(opts.dataDir));
   }
-  const redis = new Redis({ ...connection, lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  // Auto-pipelining batches the commands of concurrent requests into one write: fewer syscalls under load.
+  const redis = new Redis({ ...connection, lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true, enableAutoPipelining: true });
   await redis.connect();
   return {
     redis,

@@ -83,7 +83,7 @@ describe('GET /api/deadlinks, full mode', () => {
 describe('checkSite, when max_duration is exceeded', () => {
   it('stops and returns what was found with timed_out', async () => {
     const slow = (ms: number) => (_req: unknown, res: any) => setTimeout(() => { res.writeHead(200, { 'content-type': 'text/html' }); res.end('<p>x</p>'); }, ms);
-    const routes: Record<string, any> = { '/': html(Array.from({ length: 30 }, (_, i) => `<a href="/p${i}">p</a>`).join('') + '<a href="/missing">m</a>') };
+    const routes: Record<string, any> = { '/': html(Array.from({ length: 30 }, (_, i) => `<a href="/p${i}">p</a>`).join('') + '<img src="/missing.png">') };
     for (let i = 0; i < 30; i++) routes[`/p${i}`] = i < 5 ? html('<p>fast</p>') : slow(5000);
     const site = await serve(routes);
     const http = createSafeHttp({ policy: createTargetPolicy('true') });
@@ -95,7 +95,7 @@ describe('checkSite, when max_duration is exceeded', () => {
       );
       expect(Date.now() - started).to.be.lessThan(4000);
       expect(report.timed_out).to.equal(true);
-      expect(report.broken_links.map((i) => new URL(i.url).pathname)).to.deep.equal(['/missing']);
+      expect(report.broken_links.map((i) => new URL(i.url).pathname)).to.deep.equal(['/missing.png']);
       expect(report.pages_crawled).to.be.at.least(1);
       expect(report.pass).to.equal(false);
     } finally {

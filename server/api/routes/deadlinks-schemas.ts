@@ -53,7 +53,7 @@ export const linkItem = z.object({
   kind: z
     .string()
     .describe('Stable outcome code. Broken: http_<status> (http_404, http_410, http_500 …), dns, refused, reset, timeout, tls, network, blocked_target, redirect_loop, too_many_redirects, invalid_url. Not broken: ok, redirect, bot_blocked (bot protection such as a Cloudflare challenge or status 999), rate_limited (429 after retries), missing_fragment (a warning unless fragments=error).'),
-  type: z.enum(['internal', 'external']).describe('internal = same site as the target (host equal up to www.)'),
+  type: z.enum(['internal', 'external']).describe('internal = same site as the target: host and port equal up to a leading www.'),
   resource: z.enum(['page', 'image', 'script', 'stylesheet', 'frame', 'media', 'other']).describe('What the link points at, from the tag it was found in'),
   is_image: z.boolean().describe('Found as an image (img, srcset, poster, icon, CSS url()); broken ones count in summary.broken_images'),
   found_on: z.array(z.string()).describe('Every page the link appears on (in GitHub mode: the file)'),

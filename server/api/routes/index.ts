@@ -9,6 +9,7 @@ import { sslRoutes } from './ssl.js';
 import { perfRoutes } from './perf.js';
 import { techstackRoutes } from './techstack.js';
 import { seoRoutes } from './seo.js';
+import { auditRoutes } from './audit.js';
 
 /** Every route of the service; the OpenAPI documents are built from this same list. */
 export function allRoutes(deps: AppDeps): RouteSpec<any, any, any>[] {
@@ -19,6 +20,7 @@ export function allRoutes(deps: AppDeps): RouteSpec<any, any, any>[] {
     ...perfRoutes(deps),
     ...techstackRoutes(deps),
     ...seoRoutes(deps),
+    ...auditRoutes(deps),
     ...screenshotRoutes(deps),
     ...screenshotQueueRoutes(deps),
     ...serviceRoutes(deps, () => routes),

@@ -1,0 +1,118 @@
+import { netErrorKind, type NetErrorKind, type SafeHttp } from '../net/safe-http.js';
+import { BlockedTargetError } from '../net/target-policy.js';
+import type { BrowserPool } from '../render/browser-pool.js';
+import { targetFailure } from '../api/target-error.js';
+import { checkPerf, type PerfReport } from '../perf/perf-check.js';
+import { auditSeo, type SeoReport } from '../seo/seo-audit.js';
+import type { TechDetector } from '../techstack/tech-detector.js';
+import { checkTechstack, type TechstackReport } from '../techstack/techstack-check.js';
+import { checkTls, type TlsReport } from '../tls/tls-check.js';
+
+export interface AuditOptions {
+  url: string;
+  /** Add the browser-based SEO report. @default false */
+  seo?: boolean;
+  /** @default 15000 */
+  timeoutMs?: number;
+  /** @default 5242880 */
+  maxBytes?: number;
+}
+
+export interface AuditDeps {
+  http: SafeHttp;
+  detector: TechDetector;
+  tlsCa?: readonly string[];
+  browser?: BrowserPool;
+}
+
+/** A part that could not run: why, as a stable kind and a sentence. */
+export interface PartFailure {
+  error: string;
+  kind: NetErrorKind | 'unavailable';
+}
+
+export type Part<T> = T | PartFailure;
+
+export interface AuditReport {
+  url: string;
+  summary: {
+    perf_grade: string | null;
+    ssl_grade: string | null;
+    seo_score: number | null;
+    technology_count: number | null;
+    parts_ok: string[];
+    parts_failed: string[];
+    /** The most important findings across the parts. */
+    top_issues: string[];
+    duration_ms: number;
+  };
+  techstack: Part<TechstackReport>;
+  ssl: Part<TlsReport>;
+  perf: Part<PerfReport>;
+  seo?: Part<SeoReport>;
+  timestamp: string;
+}
+
+export const isFailure = (p: unknown): p is PartFailure => typeof p === 'object' && p !== null && 'error' in p && 'kind' in p;
+
+/**
+ * Runs tech stack, TLS and performance (and SEO when asked) for one URL at once.
+ * A part that fails is reported in its place; a refused target fails the whole call.
+ */
+export async function runAudit(opts: AuditOptions, deps: AuditDeps): Promise<AuditReport> {
+  const started = performance.now();
+  const url = new URL(opts.url);
+  deps.http.policy.assertUrl(url);
+  const tlsPort = url.protocol === 'https:' && url.port ? Number(url.port) : 443;
+  const tlsTimeout = Math.min(opts.timeoutMs ?? 15_000, 10_000);
+
+  const [techstack, ssl, perf, seo] = await Promise.all([
+    settle(checkTechstack({ url: opts.url, maxBytes: opts.maxBytes, timeoutMs: opts.timeoutMs }, { http: deps.http, detector: deps.detector })),
+    settle(checkTls({ host: url.hostname.replace(/^\[|\]$/g, ''), port: tlsPort, timeoutMs: tlsTimeout }, { policy: deps.http.policy, ca: deps.tlsCa })),
+    settle(checkPerf({ url: opts.url, timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes }, { policy: deps.http.policy, ca: deps.tlsCa })),
+    opts.seo
+      ? deps.browser
+        ? settle(auditSeo({ url: opts.url, render: true, timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes }, { http: deps.http, browser: deps.browser }))
+        : Promise.resolve<PartFailure>({ error: 'no browser is available on this server for the SEO audit', kind: 'unavailable' })
+      : Promise.resolve(undefined),
+  ]);
+
+  const parts: Record<string, unknown> = { techstack, ssl, perf, ...(seo ? { seo } : {}) };
+  const ok = Object.entries(parts).filter(([, p]) => !isFailure(p)).map(([k]) => k);
+  const failed = Object.keys(parts).filter((k) => !ok.includes(k));
+  const topIssues = [
+    ...(isFailure(ssl) ? [`TLS: ${ssl.error}`] : ssl.grade_issues.slice(0, 3).map((i) => `TLS: ${i}`)),
+    ...(isFailure(perf) ? [] : perf.grade_issues.slice(0, 3).map((i) => `Performance: ${i}`)),
+    ...(seo && !isFailure(seo) ? seo.recommendations.slice(0, 3).map((r) => `SEO: ${r}`) : []),
+  ];
+  return {
+    url: opts.url,
+    summary: {
+      perf_grade: isFailure(perf) ? null : perf.grade,
+      ssl_grade: isFailure(ssl) ? null : ssl.grade,
+      seo_score: seo && !isFailure(seo) ? seo.score : null,
+      technology_count: isFailure(techstack) ? null : techstack.technology_count,
+      parts_ok: ok,
+      parts_failed: failed,
+      top_issues: topIssues,
+      duration_ms: Math.round(performance.now() - started),
+    },
+    techstack,
+    ssl,
+    perf,
+    ...(seo ? { seo } : {}),
+    timestamp: new Date().toISOString(),
+  };
+}
+
+/** Resolves to the part's report or its failure; a refused target (our rule, not the site's) still throws. */
+async function settle<T>(work: Promise<T>): Promise<Part<T>> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof BlockedTargetError || netErrorKind(err) === 'blocked_target') throw err;
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === 'number') return { error: (err as Error).message, kind: 'unavailable' };
+    return { error: targetFailure(err), kind: netErrorKind(err) };
+  }
+}
