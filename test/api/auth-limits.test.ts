@@ -144,6 +144,32 @@ describe('auth and limits', () => {
     expect(usage.body.rate_limit_remaining_today).to.equal(0);
   });
 
+  it('with TRUST_PROXY, keyless limits count per X-Forwarded-For client, not per proxy', async () => {
+    const proxied = await startTestService({ TRUST_PROXY: 'true' });
+    const p = await withProbe(proxied);
+    try {
+      const from = (ip: string) => fetch(`${p.url}/test/optional`, { headers: { 'X-Forwarded-For': ip } }).then((r) => r.status);
+      expect([await from('203.0.113.1'), await from('203.0.113.1'), await from('203.0.113.1')]).to.deep.equal([200, 200, 429]);
+      expect(await from('203.0.113.2')).to.equal(200);
+    } finally {
+      await p.close();
+      await proxied.close();
+    }
+  });
+
+  it('answers CORS preflights and GETs from any origin, without credentials', async () => {
+    const pre = await fetch(`${svc.url}/api/usage`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://dashboard.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'x-api-key' },
+    });
+    expect(pre.status).to.equal(204);
+    expect(pre.headers.get('access-control-allow-origin')).to.equal('*');
+    expect(pre.headers.get('access-control-allow-headers')).to.match(/X-API-Key/i);
+    const get = await fetch(`${svc.url}/api/health`, { headers: { Origin: 'https://dashboard.example' } });
+    expect(get.headers.get('access-control-allow-origin')).to.equal('*');
+    expect(get.headers.get('access-control-allow-credentials')).to.equal(null);
+  });
+
   it('keys never appear in the request log, also when sent as ?key=', async () => {
     const key = await svc.newKey();
     const lines: string[] = [];
