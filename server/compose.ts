@@ -14,6 +14,7 @@ import { loadTrustedCas } from './tls/trust-store.js';
 import { createBrowserPool, type BrowserPool } from './render/browser-pool.js';
 import { registerPoolMetrics } from './render/pool-metrics.js';
 import { createAdBlocker } from './render/ad-blocker.js';
+import { createChartRenderer } from './charts/chart-renderer.js';
 import { ScreenshotJobs } from './jobs/screenshot-jobs.js';
 
 export interface Service {
@@ -48,6 +49,7 @@ export async function composeService(
       timeoutMs: config.RENDER_TIMEOUT_MS,
       log,
     });
+  const charts = createChartRenderer({ threads: config.CHART_THREADS });
   const metrics = createMetrics();
   registerPoolMetrics(metrics.registry, browser);
   const deps: AppDeps = {
@@ -61,6 +63,7 @@ export async function composeService(
     mailer,
     browser,
     adBlocker: createAdBlocker({ cacheDir: config.ADBLOCK_CACHE_DIR, log }),
+    charts,
     tlsCa: loadTrustedCas({ extraCaFile: config.TLS_EXTRA_CA_FILE }),
     techDetector: createTechDetector({ dataDir: config.FINGERPRINTS_DIR }),
     jobs: new ScreenshotJobs(redisHandle.connection, redis, config.REDIS_PREFIX, { attempts: config.WEBHOOK_ATTEMPTS, backoffMs: config.WEBHOOK_BACKOFF_MS }),
@@ -68,6 +71,7 @@ export async function composeService(
   };
   const closers: Array<() => Promise<void> | void> = [() => redisHandle.close(), () => http.close(), () => mailer.close(), () => deps.jobs.close()];
   if (!opts.browser) closers.push(() => browser.close());
+  closers.push(() => charts.close());
   return {
     deps,
     redisHandle,

@@ -9,6 +9,7 @@ import type { Metrics } from './metrics.js';
 import type { TechDetector } from '../techstack/tech-detector.js';
 import type { BrowserPool } from '../render/browser-pool.js';
 import type { AdBlocker } from '../render/ad-blocker.js';
+import type { ChartRenderer } from '../charts/chart-renderer.js';
 import type { ScreenshotJobs } from '../jobs/screenshot-jobs.js';
 
 /** Everything the HTTP layer needs, built once by the composition root (server/main.ts). */
@@ -26,6 +27,8 @@ export interface AppDeps {
   browser: BrowserPool;
   /** Ad, tracker and consent-dialog blocking for a page (screenshot `block_ads`). */
   adBlocker: AdBlocker;
+  /** Chart.js drawing in worker threads. */
+  charts: ChartRenderer;
   /** CA certificates the TLS check trusts (Node's and the system store, NODE_EXTRA_CA_CERTS, TLS_EXTRA_CA_FILE). */
   tlsCa: readonly string[];
   /** Wappalyzer-format technology matcher, compiled once on first use. */

@@ -12,7 +12,7 @@ export interface RenderedPage {
   anchors?: Set<string>;
 }
 
-/** Renders pages in a real browser (full mode). */
+/** Renders pages in a real browser (full mode); the crawler has fetched them first. */
 export interface PageRenderer {
   render(url: string, timeoutMs: number): Promise<RenderedPage>;
   /** Second opinion on a bot-blocked link: the status a browser navigation gets (null on failure). */
@@ -90,22 +90,24 @@ export async function crawlSite(opts: CrawlOptions, deps: CrawlDeps): Promise<Cr
     link.navigational && entry.scope === 'internal' && !NON_HTML.test(new URL(entry.url).pathname) && queuedPages < opts.maxPages;
 
   const processPage = async (entry: LedgerEntry) => {
-    const remaining = opts.deadline - Date.now();
-    if (remaining <= 0 || opts.signal.aborted) return;
+    if (opts.deadline <= Date.now() || opts.signal.aborted) return;
     let result: CheckResult;
     let html: string | undefined;
     let pageAnchors: Set<string> | undefined;
-    // A page the browser could not open (pool busy, navigation error) is fetched instead.
-    const page = deps.renderer ? await deps.renderer.render(entry.url, remaining).catch(() => null) : null;
-    if (opts.signal.aborted) return;
-    if (page && (page.html || page.result.status !== null)) {
-      ({ result, html, anchors: pageAnchors } = page);
-      if (html) renderedPages++;
-    } else {
-      const out = await deps.checker.fetchPage(entry.url);
-      if (!out) return;
-      result = out.result;
-      html = out.body;
+    // The HTTP fetch gives the page's status, redirect chain and error kind; the browser then
+    // supplies the DOM after scripts ran. A page the browser cannot open keeps its fetched HTML.
+    const out = await deps.checker.fetchPage(entry.url);
+    if (!out) return;
+    result = out.result;
+    html = out.body;
+    if (html && deps.renderer && sameSiteHost(result.final_url, start)) {
+      const page = await deps.renderer.render(result.final_url, opts.deadline - Date.now()).catch(() => null);
+      if (opts.signal.aborted) return;
+      if (page?.html) {
+        html = page.html;
+        pageAnchors = page.anchors;
+        renderedPages++;
+      }
     }
     // Where the crawl lands after redirects is the base for relative links.
     const base = result.final_url;

@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { Writable, type Transform } from 'node:stream';
 import zlib from 'node:zlib';
 import type { TargetPolicy } from '../net/target-policy.js';
+import { clientContext } from '../tls/trust-store.js';
 
 export interface TimedRequestOptions {
   url: string;
@@ -57,7 +58,7 @@ export function timedRequest(opts: TimedRequestOptions, deps: { policy: TargetPo
       lookup: deps.policy.lookup,
       // Measure sites with any certificate; trust is the TLS check's job.
       rejectUnauthorized: false,
-      ca: deps.ca ? [...deps.ca] : undefined,
+      ...(deps.ca ? { secureContext: clientContext(deps.ca) } : {}),
       headers: {
         'user-agent': opts.userAgent ?? 'Mozilla/5.0 (compatible; SiteLens-Perf/3.0)',
         accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',

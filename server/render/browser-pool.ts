@@ -54,6 +54,11 @@ export interface BrowserPool {
    * Throws HttpError 429 (Retry-After) when the wait queue is full, 504 on timeout.
    */
   withPage<T>(opts: LeaseOptions, fn: (page: Page) => Promise<T>): Promise<T>;
+  /**
+   * Checks a URL the way the page's proxy will (scheme, IP literal, resolved addresses) before
+   * a lease is spent on it; throws BlockedTargetError or the DNS error.
+   */
+  checkTarget(policy: TargetPolicy, url: string): Promise<URL>;
   stats(): PoolStats;
   /** Kills the browser process (tests of crash recovery). */
   browserPid(): number | undefined;
@@ -288,8 +293,18 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
     }
   }
 
+  const checkTarget = async (policy: TargetPolicy, url: string): Promise<URL> => {
+    const target = policy.assertUrl(url);
+    const host = target.hostname.replace(/^\[|\]$/g, '');
+    await new Promise<void>((resolve, reject) =>
+      policy.lookup(deps.hostOverride?.(host) ?? host, { all: true }, (err) => (err ? reject(err) : resolve())),
+    );
+    return target;
+  };
+
   return {
     withPage,
+    checkTarget,
     stats: () => ({ open: pages, leased: active, queued: waiters.length, capacity: concurrency, renders, launches }),
     browserPid: () => (latest?.browser.connected ? latest.browser.process()?.pid : undefined),
     async close() {

@@ -62,7 +62,7 @@ export interface ScreenshotResult {
  * `wait_for`, wait `delay`, load lazy content, capture.
  */
 export async function captureScreenshot(opts: ScreenshotOptions, deps: ScreenshotDeps): Promise<ScreenshotResult> {
-  await deps.policy.assertResolvable(opts.url).catch((err: unknown) => {
+  await deps.pool.checkTarget(deps.policy, opts.url).catch((err: unknown) => {
     if ((err as { code?: string }).code === 'ERR_BLOCKED_TARGET') throw err;
     throw new HttpError(502, `the target host could not be resolved (${(err as { code?: string }).code ?? 'dns'})`);
   });

@@ -2,6 +2,7 @@ import type { X509Certificate } from 'node:crypto';
 import net from 'node:net';
 import tls from 'node:tls';
 import type { TargetPolicy } from '../net/target-policy.js';
+import { clientContext } from './trust-store.js';
 
 export interface TlsProbeOptions {
   host: string;
@@ -47,10 +48,10 @@ export function probeTls(opts: TlsProbeOptions, deps: TlsProbeDeps): Promise<Tls
       servername: net.isIP(bare) ? undefined : bare,
       lookup: deps.policy.lookup,
       rejectUnauthorized: false,
-      ca: deps.ca ? [...deps.ca] : undefined,
-      minVersion: 'TLSv1',
-      // Level 0 lets OpenSSL 3 negotiate TLS 1.0/1.1 and old suites, so they can be graded.
-      ciphers: 'DEFAULT:@SECLEVEL=0',
+      ...(deps.ca
+        ? { secureContext: clientContext(deps.ca) }
+        : // Level 0 lets OpenSSL 3 negotiate TLS 1.0/1.1 and old suites, so they can be graded.
+          { minVersion: 'TLSv1' as const, ciphers: 'DEFAULT:@SECLEVEL=0' }),
       checkServerIdentity: () => undefined,
       ALPNProtocols: ['http/1.1'],
     });

@@ -26,3 +26,19 @@ function systemCas(): string[] {
 export function splitPem(text: string): string[] {
   return text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
 }
+
+const contexts = new WeakMap<readonly string[], tls.SecureContext>();
+
+/**
+ * One client SecureContext per CA list, built once: parsing several hundred CA
+ * certificates on every connection costs about 20 ms. Accepts TLS 1.0+ and OpenSSL
+ * security level 0 so old servers can be measured and graded.
+ */
+export function clientContext(ca: readonly string[]): tls.SecureContext {
+  let ctx = contexts.get(ca);
+  if (!ctx) {
+    ctx = tls.createSecureContext({ ca: [...ca], minVersion: 'TLSv1', ciphers: 'DEFAULT:@SECLEVEL=0' });
+    contexts.set(ca, ctx);
+  }
+  return ctx;
+}

@@ -31,7 +31,7 @@ describe('API keys', () => {
   it('stores only a hash of the key', async () => {
     const key = await svc.newKey();
     const dump = await svc.deps.redis.keys(`${svc.deps.config.REDIS_PREFIX}*`);
-    const values = await Promise.all(dump.filter((k) => k.includes(':key:')).map((k) => svc.deps.redis.hgetall(k)));
+    const values = await Promise.all(dump.filter((k) => k.startsWith(`${svc.deps.config.REDIS_PREFIX}key:`)).map((k) => svc.deps.redis.hgetall(k)));
     expect(JSON.stringify(dump) + JSON.stringify(values)).not.to.include(key);
   });
 

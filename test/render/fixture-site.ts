@@ -89,7 +89,7 @@ function routes(port: number): Record<string, Handler> {
         `body{background:#ffffff}
          .adsbygoogle{display:block;position:absolute;left:0;top:0;width:300px;height:250px;background:#00ff00}
          #onetrust-consent-sdk #onetrust-banner-sdk{position:fixed;left:0;right:0;bottom:0;height:150px;background:#ff0000}`,
-        `<ins class="adsbygoogle" data-ad-client="ca-pub-1"></ins>
+        `<ins class="adsbygoogle" data-ad-client="ca-pub-1" data-ad-slot="1234567890"></ins>
          <div id="onetrust-consent-sdk"><div id="onetrust-banner-sdk" role="dialog" aria-label="Cookie banner">
            <p id="onetrust-policy-text">We use cookies</p>
            <button id="onetrust-accept-btn-handler" onclick="this.closest('#onetrust-consent-sdk').remove()">Accept</button><button id="onetrust-reject-all-handler" onclick="this.closest('#onetrust-consent-sdk').remove()">Reject all</button>

@@ -28,7 +28,7 @@ describe('GET /api/screenshot, block_ads and target safety', function () {
 
   it('without block_ads, the ad/tracker scripts are requested and the ad slot and banner are painted (control)', async () => {
     site.hits.length = 0;
-    const r = await shot({ url: `${site.url}/ads`, full_page: false, width: 800, height: 600 });
+    const r = await shot({ url: `http://news.publisher.test:${site.port}/ads`, full_page: false, width: 800, height: 600 });
     expect(r.status, r.text).to.equal(200);
     expect(site.hits.map((h) => h.path)).to.include.members(adPaths);
     const img = await decode(r.buffer);
@@ -38,7 +38,7 @@ describe('GET /api/screenshot, block_ads and target safety', function () {
 
   it('with block_ads, no ad/tracker request reaches the server and the ad slot and cookie banner are gone', async () => {
     site.hits.length = 0;
-    const r = await shot({ url: `${site.url}/ads`, full_page: false, width: 800, height: 600, block_ads: true });
+    const r = await shot({ url: `http://news.publisher.test:${site.port}/ads`, full_page: false, width: 800, height: 600, block_ads: true });
     expect(r.status, r.text).to.equal(200);
     const paths = site.hits.map((h) => h.path);
     expect(paths).to.include('/ads');

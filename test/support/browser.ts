@@ -19,6 +19,8 @@ export const testAdDomains = [
   'scorecardresearch.com',
   'cookielaw.org',
   'onetrust.com',
+  // A "publisher" name for pages that need a registrable domain (cosmetic filters key on it).
+  'publisher.test',
 ];
 
 const mapsToLoopback = (host: string) =>

@@ -4,6 +4,8 @@ import { deadlinkRoutes } from './deadlinks.js';
 import { keyRoutes } from './keys.js';
 import { serviceRoutes } from './service.js';
 import { screenshotRoutes } from './screenshot.js';
+import { html2imageRoutes } from './html2image.js';
+import { chartRoutes } from './charts.js';
 import { screenshotQueueRoutes } from './screenshot-queue.js';
 import { sslRoutes } from './ssl.js';
 import { perfRoutes } from './perf.js';
@@ -22,6 +24,8 @@ export function allRoutes(deps: AppDeps): RouteSpec<any, any, any>[] {
     ...seoRoutes(deps),
     ...auditRoutes(deps),
     ...screenshotRoutes(deps),
+    ...html2imageRoutes(deps),
+    ...chartRoutes(deps),
     ...screenshotQueueRoutes(deps),
     ...serviceRoutes(deps, () => routes),
   ];

@@ -1,0 +1,168 @@
+/**
+ * Dead-link bench: one generated site (320 pages, ~5,800 link occurrences, 3 ms latency
+ * per response) crawled by this service's crawler (no browser, no page cap), by the
+ * linkinator CLI and by Debian's linkchecker at the same concurrency; then full mode
+ * over HTTP (browser rendering, 50 pages) and quick mode on a 100-link page.
+ *
+ *   node --import tsx bench/deadlinks.ts [--concurrency 16] [--latency 3]
+ *
+ * Loopback only. Prints a markdown table (copied into the README).
+ */
+import { execFile } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
+import { createSafeHttp } from '../server/net/safe-http.js';
+import { createTargetPolicy } from '../server/net/target-policy.js';
+import { checkSite } from '../server/links/site-check.js';
+import { startTestService } from '../test/support/service.js';
+
+const exec = promisify(execFile);
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+
+const PAGES = 320;
+const IMAGES = 200;
+
+/** The site and its ground truth: which URLs are broken. */
+async function generatedSite(latencyMs: number) {
+  const broken = new Set<string>();
+  const page = (i: number) => {
+    const links: string[] = [`<a href="/p/${(i + 1) % PAGES}">next</a>`];
+    for (let k = 1; k <= 10; k++) links.push(`<a href="/p/${(i * 7 + k * 13) % PAGES}">p</a>`);
+    for (let k = 0; k < 6; k++) links.push(`<img src="/img/${(i * 3 + k * 11) % IMAGES}.png">`);
+    if (i % 20 === 0) links.push(`<a href="/missing/${i}">gone</a>`);
+    return `<!doctype html><html><head><title>p${i}</title></head><body>${links.join('\n')}</body></html>`;
+  };
+  const server = http.createServer((req, res) => {
+    setTimeout(() => {
+      const path = (req.url ?? '/').split('?')[0];
+      const m = /^\/p\/(\d+)$/.exec(path);
+      if (path === '/' || (m && Number(m[1]) < PAGES)) {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(req.method === 'HEAD' ? undefined : page(m ? Number(m[1]) : 0));
+      } else if (/^\/img\/\d+\.png$/.test(path)) {
+        res.writeHead(200, { 'content-type': 'image/png', 'content-length': '0' });
+        res.end();
+      } else if (path === '/hundred') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(Array.from({ length: 100 }, (_, k) => `<a href="/p/${k}">${k}</a>`).join(''));
+      } else {
+        res.writeHead(404, { 'content-type': 'text/html' });
+        res.end(req.method === 'HEAD' ? undefined : 'not found');
+      }
+    }, latencyMs);
+  });
+  server.keepAliveTimeout = 10_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  for (let i = 0; i < PAGES; i += 20) broken.add(`${url}/missing/${i}`);
+  return { url, broken, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
+}
+
+interface Row { tool: string; seconds: number; checked: number; found: number; falsePositives: number; missed: number }
+
+const score = (tool: string, seconds: number, checked: number, reported: Set<string>, truth: Set<string>): Row => ({
+  tool,
+  seconds,
+  checked,
+  found: reported.size,
+  falsePositives: [...reported].filter((u) => !truth.has(u)).length,
+  missed: [...truth].filter((u) => !reported.has(u)).length,
+});
+
+async function ours(url: string, truth: Set<string>, concurrency: number): Promise<Row> {
+  const net = createSafeHttp({ policy: createTargetPolicy('true'), connections: concurrency });
+  try {
+    const t = performance.now();
+    const report = await checkSite(
+      { url: `${url}/`, mode: 'full', maxPages: Infinity, maxDurationMs: 600_000, render: false, fragments: 'ignore', gate: {} },
+      { dispatcher: net.dispatcher, assertUrl: (u) => net.policy.assertUrl(u), assertResolvable: (u) => net.policy.assertResolvable(u), timeoutMs: 15_000, concurrency, hostConcurrency: concurrency },
+    );
+    const seconds = (performance.now() - t) / 1000;
+    return score('this service (crawler, no browser)', seconds, report.total_links_checked, new Set(report.broken_links.map((i) => i.url)), truth);
+  } finally {
+    await net.close();
+  }
+}
+
+async function linkinator(url: string, truth: Set<string>, concurrency: number): Promise<Row> {
+  const t = performance.now();
+  const { stdout } = await exec('node_modules/.bin/linkinator', [`${url}/`, '--recurse', '--concurrency', String(concurrency), '--format', 'json', '--timeout', '15000'], { maxBuffer: 256 * 1024 * 1024 }).catch((e) => e as { stdout: string });
+  const seconds = (performance.now() - t) / 1000;
+  const out = JSON.parse(stdout) as { links: Array<{ url: string; state: string }> };
+  const urls = new Set(out.links.map((l) => l.url));
+  return score('linkinator 8 (CLI)', seconds, urls.size, new Set(out.links.filter((l) => l.state === 'BROKEN').map((l) => l.url)), truth);
+}
+
+async function linkchecker(url: string, truth: Set<string>, concurrency: number): Promise<Row | null> {
+  const t = performance.now();
+  const res = await exec('/usr/bin/linkchecker', ['--no-robots', '--no-status', '-t', String(concurrency), '-o', 'csv', `${url}/`], { maxBuffer: 256 * 1024 * 1024 }).catch((e) => e as { stdout?: string });
+  const seconds = (performance.now() - t) / 1000;
+  if (!res.stdout) return null;
+  const rows = res.stdout.split('\n').filter((l) => l && !l.startsWith('#'));
+  const header = rows.shift()?.split(';') ?? [];
+  const col = (name: string) => header.indexOf(name);
+  const all = new Set<string>();
+  const bad = new Set<string>();
+  for (const line of rows) {
+    const f = line.split(';');
+    const u = f[col('url')];
+    if (!u) continue;
+    all.add(u);
+    if (f[col('valid')] === 'False') bad.add(u);
+  }
+  return score('linkchecker 10 (Debian)', seconds, all.size, bad, truth);
+}
+
+export async function run() {
+  const concurrency = arg('concurrency', 16);
+  const site = await generatedSite(arg('latency', 3));
+  const rows: Row[] = [];
+  try {
+    rows.push(await ours(site.url, site.broken, concurrency));
+    rows.push(await linkinator(site.url, site.broken, concurrency));
+    const lc = await linkchecker(site.url, site.broken, concurrency);
+    if (lc) rows.push(lc);
+
+    const svc = await startTestService({ LINK_CACHE_OK_SECONDS: '0' });
+    try {
+      const key = await svc.newKey();
+      await svc.setKey(key, { tier: 'business' });
+      const timed = async (q: string) => {
+        const t = performance.now();
+        const r = await svc.call(`/api/deadlinks?${q}`, { headers: { 'x-api-key': key } });
+        return { ms: performance.now() - t, body: r.body };
+      };
+      const full = await timed(`mode=full&max_pages=50&max_duration=120&url=${encodeURIComponent(site.url + '/')}`);
+      rows.push(score(`this service, full mode over HTTP (browser, ${full.body.pages_crawled} pages, ${full.body.summary.rendered_pages} rendered)`, full.ms / 1000, full.body.total_links_checked, new Set(full.body.broken_links.map((i: any) => i.url)), new Set([...site.broken].filter((u) => full.body.broken_links.some((i: any) => i.url === u)))));
+      await timed(`mode=quick&url=${encodeURIComponent(site.url + '/hundred')}`); // warm the connection pool once
+      const quick: number[] = [];
+      let body: any;
+      for (let i = 0; i < 5; i++) {
+        const q = await timed(`mode=quick&url=${encodeURIComponent(site.url + '/hundred?' + i)}`);
+        quick.push(q.ms);
+        body = q.body;
+      }
+      quick.sort((a, b) => a - b);
+      rows.push(score('this service, quick mode over HTTP (100-link page, median of 5)', quick[2] / 1000, body.total_links_checked, new Set(), new Set()));
+    } finally {
+      await svc.close();
+    }
+  } finally {
+    await site.close();
+  }
+  console.log(`\nGenerated site: ${PAGES} pages, ${IMAGES} images, ${site.broken.size} broken links, concurrency ${concurrency}.\n`);
+  console.log('| tool | wall time (s) | links checked | broken found | false positives | missed |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const r of rows) console.log(`| ${r.tool} | ${r.seconds.toFixed(2)} | ${r.checked} | ${r.found} | ${r.falsePositives} | ${r.missed} |`);
+  const [a, b] = rows;
+  console.log(`\nThis service / linkinator wall time: ${(a.seconds / b.seconds).toFixed(2)}×`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await run();
+  process.exit(0);
+}

@@ -1,0 +1,97 @@
+import { expect } from 'chai';
+import { parse } from 'csv-parse/sync';
+import { startTestService, type TestService } from '../support/service.js';
+import { html, serve, status, type FixtureServer } from './fixture-site.js';
+
+/** The loopback GitHub API stand-in: records every call with its Authorization header. */
+async function githubStandIn(readme: string) {
+  const calls: Array<{ path: string; auth?: string }> = [];
+  const json = (code: number, body: unknown) => (req: any, res: any) => {
+    calls.push({ path: req.url, auth: req.headers.authorization });
+    res.writeHead(code, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  const server = await serve({
+    '/repos/acme/docs': json(200, { full_name: 'acme/docs', default_branch: 'main' }),
+    '/repos/acme/docs/readme': json(200, { path: 'README.md', encoding: 'base64', content: Buffer.from(readme).toString('base64') }),
+    '/repos/acme/docs/contents/docs/setup.md': json(200, { type: 'file', path: 'docs/setup.md' }),
+    '/repos/acme/docs/contents/docs/missing.md': json(404, { message: 'Not Found' }),
+    '/repos/acme/none': json(404, { message: 'Not Found' }),
+    '/repos/acme/none/readme': json(404, { message: 'Not Found' }),
+  });
+  return { server, calls };
+}
+
+describe('GET /api/deadlinks?github=owner/repo', () => {
+  let svc: TestService;
+  let site: FixtureServer;
+  let gh: Awaited<ReturnType<typeof githubStandIn>>;
+  let key: string;
+
+  before(async () => {
+    site = await serve({ '/ok': html('ok'), '/gone': status(410) });
+    const readme = [
+      '# Acme docs', //                                   1
+      '',
+      `See [the site](${site.url}/ok) and [old page](${site.url}/gone).`, // 3
+      '',
+      '## Install', //                                    5
+      `![logo](${site.url}/logo.png)`, //                 6
+      '- [Setup](docs/setup.md) and [Missing](docs/missing.md)', // 7
+      '- [Jump](#install) [Nowhere](#nope)', //           8
+      '```sh',
+      `curl ${site.url}/in-code-block`, //                10
+      '```',
+      `Again: <${site.url}/gone> and [mail](mailto:x@y.z)`, // 12
+    ].join('\n');
+    gh = await githubStandIn(readme);
+    svc = await startTestService({ GITHUB_API_URL: gh.server.url, GITHUB_TOKEN: 'test-token' });
+    key = await svc.newKey();
+    await svc.setKey(key, { tier: 'business' });
+  });
+  after(async () => {
+    await svc?.close();
+    await gh?.server.close();
+    await site?.close();
+  });
+
+  it('checks the README links with file and line, repository paths through the contents API', async () => {
+    const r = await svc.call('/api/deadlinks?github=acme/docs', { headers: { 'x-api-key': key } });
+    expect(r.status, r.text).to.equal(200);
+    const broken = r.body.broken_links.map((i: any) => [i.url, i.kind, i.file, i.lines]);
+    expect(broken).to.deep.equal([
+      [`${site.url}/gone`, 'http_410', 'README.md', [3, 12]],
+      [`${site.url}/logo.png`, 'http_404', 'README.md', [6]],
+      ['https://github.com/acme/docs/blob/main/docs/missing.md', 'http_404', 'README.md', [7]],
+    ]);
+    expect(r.body.warnings.map((i: any) => [i.kind, i.line])).to.deep.equal([['missing_fragment', 8]]);
+    expect(r.body).to.include({ mode: 'github', repository: 'acme/docs', file: 'README.md', target: 'https://github.com/acme/docs' });
+    expect(r.body.summary.broken_images).to.equal(1);
+    expect(site.hits).not.to.include('HEAD /in-code-block');
+    expect(gh.calls.map((c) => c.path)).to.include('/repos/acme/docs/contents/docs/setup.md?ref=main');
+    expect(gh.calls.every((c) => c.auth === 'Bearer test-token')).to.equal(true);
+  });
+
+  it('format=github annotates the file and every line', async () => {
+    const r = await svc.call('/api/deadlinks?github=acme/docs&format=github', { headers: { 'x-api-key': key } });
+    const errors = r.text.split('\n').filter((l) => l.startsWith('::error '));
+    expect(errors.map((l) => /^::error file=([^,]+),line=(\d+),/.exec(l)?.slice(1).join(':'))).to.deep.equal([
+      'README.md:3',
+      'README.md:12',
+      'README.md:6',
+      'README.md:7',
+    ]);
+  });
+
+  it('format=csv fills file and line, one row per occurrence', async () => {
+    const r = await svc.call('/api/deadlinks?github=acme/docs&format=csv', { headers: { 'x-api-key': key } });
+    const rows = parse(r.text, { columns: true }) as Array<Record<string, string>>;
+    expect(rows.map((x) => `${x.file}:${x.line}`)).to.deep.equal(['README.md:3', 'README.md:12', 'README.md:6', 'README.md:7']);
+  });
+
+  it('for a repository that does not exist, answers 404', async () => {
+    const r = await svc.call('/api/deadlinks?github=acme/none', { headers: { 'x-api-key': key } });
+    expect(r.status).to.equal(404);
+    expect(r.body.error).to.match(/acme\/none/);
+  });
+});
