@@ -141,8 +141,10 @@ async function sendOnce(url: URL, method: 'HEAD' | 'GET', readBody: boolean, dis
     headersTimeout: opts.timeoutMs,
     bodyTimeout: opts.timeoutMs,
     signal: opts.signal,
-    maxRedirections: 0,
-  } as Parameters<typeof request>[1]);
+    // undici closes the connection after every HEAD (nodejs/undici#258: servers that send
+    // a body anyway); keep it alive, at the price of one retried request on such a server.
+    reset: false,
+  });
   const headers: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(res.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
   const isRedirect = res.statusCode >= 300 && res.statusCode < 400;

@@ -69,6 +69,8 @@ async function captureElement(page: Page, selector: string, encoding: Screenshot
  * then returns to the top and waits (bounded) for the images.
  */
 async function loadLazyContent(page: Page) {
+  const fits = await page.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight);
+  if (fits) return; // nothing below the fold
   await page.evaluate(async (maxY: number) => {
     const step = Math.max(200, window.innerHeight);
     for (let y = step; y < Math.min(document.documentElement.scrollHeight, maxY); y += step) {

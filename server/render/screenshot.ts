@@ -118,6 +118,10 @@ export const contentTypes = {
  * load event and a quiet network, which a page with a slow tracker may never reach.
  */
 async function navigate(page: Page, url: string, timeoutMs: number): Promise<HTTPResponse | null> {
+  let inflight = 0;
+  page.on('request', () => inflight++);
+  page.on('requestfinished', () => inflight--);
+  page.on('requestfailed', () => inflight--);
   let response: HTTPResponse | null;
   try {
     response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
@@ -127,7 +131,8 @@ async function navigate(page: Page, url: string, timeoutMs: number): Promise<HTT
   await page
     .waitForFunction(() => document.readyState === 'complete', { timeout: Math.min(timeoutMs, 15_000) })
     .catch(() => undefined); // capture what there is
-  await page.waitForNetworkIdle({ idleTime: 250, timeout: 3_000 }).catch(() => undefined);
+  // Late requests (lazy widgets, XHR after load): only pay the idle wait when some are open.
+  if (inflight > 0) await page.waitForNetworkIdle({ idleTime: 250, timeout: 3_000 }).catch(() => undefined);
   return response;
 }
 

@@ -171,7 +171,11 @@ export function compileFingerprints(raw: Record<string, RawTech>, rawCats: Recor
     pushAll(db.url, name, t.url);
     for (const [chain, text] of Object.entries(t.js ?? {})) {
       const rule = compile(name, text);
-      if (rule) add(db.js, chain, rule);
+      if (!rule) continue;
+      // Property names are case-sensitive in the page, unlike header names.
+      const rules = db.js.get(chain);
+      if (rules) rules.push(rule);
+      else db.js.set(chain, [rule]);
     }
     db.dom.push(...compileDom(name, t.dom, () => db.skipped++));
   }

@@ -110,7 +110,7 @@ export function detectTechnologies(db: FingerprintDb, s: PageSignals): Detection
   for (const rule of db.html) record(rule, html, { type: 'html' });
   for (const rule of db.url) record(rule, s.url, { type: 'url' });
   for (const [chain, value] of Object.entries(s.js ?? {})) {
-    for (const rule of db.js.get(chain.toLowerCase()) ?? []) record(rule, value, { type: 'js', name: chain });
+    for (const rule of db.js.get(chain) ?? []) record(rule, value, { type: 'js', name: chain });
   }
   for (const f of s.dom ?? []) matchDom(db, f, record);
 

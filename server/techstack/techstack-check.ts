@@ -1,4 +1,6 @@
 import type { SafeHttp } from '../net/safe-http.js';
+import type { BrowserPool } from '../render/browser-pool.js';
+import { browserSignals } from './browser-signals.js';
 import { fetchPage } from './page-fetch.js';
 import { pageSignals } from './page-signals.js';
 import type { DetectedTechnology, TechDetector } from './tech-detector.js';
@@ -9,6 +11,8 @@ export interface TechstackOptions {
   maxBytes?: number;
   /** @default 15000 */
   timeoutMs?: number;
+  /** Load the page in Chromium and also match `js` globals and `dom` probes. @default false */
+  render?: boolean;
 }
 
 export interface TechstackReport {
@@ -23,22 +27,42 @@ export interface TechstackReport {
   timestamp: string;
 }
 
-/** Fetches `url` once and matches the fingerprints against its headers, cookies and HTML. */
-export async function checkTechstack(opts: TechstackOptions, deps: { http: SafeHttp; detector: TechDetector }): Promise<TechstackReport> {
-  const [page] = await Promise.all([
-    fetchPage({ url: opts.url, maxBytes: opts.maxBytes, timeoutMs: opts.timeoutMs }, deps),
-    deps.detector.ready(),
-  ]);
-  const signals = pageSignals({ url: page.finalUrl, headers: page.headers, setCookies: page.setCookies, html: page.body });
+/**
+ * Fetches `url` once and matches the fingerprints against its headers, cookies and HTML;
+ * with `render` (and a browser), loads it in Chromium and matches `js`/`dom` patterns too.
+ */
+export async function checkTechstack(
+  opts: TechstackOptions,
+  deps: { http: SafeHttp; detector: TechDetector; browser?: BrowserPool },
+): Promise<TechstackReport> {
+  const timeoutMs = opts.timeoutMs ?? 15_000;
+  const db = await deps.detector.ready();
+  const browser = opts.render ? deps.browser : undefined;
+  let finalUrl: string;
+  let status: number;
+  let headers: Headers;
+  let signals;
+  if (browser) {
+    const rendered = await browser.withPage({ policy: deps.http.policy, timeoutMs: timeoutMs + 5_000 }, (page) =>
+      browserSignals(page, opts.url, db, timeoutMs),
+    );
+    ({ finalUrl, status, headers, signals } = rendered);
+  } else {
+    const page = await fetchPage({ url: opts.url, maxBytes: opts.maxBytes, timeoutMs }, deps);
+    finalUrl = page.finalUrl;
+    status = page.status;
+    headers = page.headers;
+    signals = pageSignals({ url: page.finalUrl, headers: page.headers, setCookies: page.setCookies, html: page.body });
+  }
   const detection = await deps.detector.detect(signals);
   return {
     url: opts.url,
-    final_url: page.finalUrl,
-    status_code: page.status,
+    final_url: finalUrl,
+    status_code: status,
     technologies: detection.byCategory,
     technology_count: detection.list.length,
-    headers: headerRecord(page.headers),
-    method: 'http',
+    headers: headerRecord(headers),
+    method: browser ? 'browser' : 'http',
     timestamp: new Date().toISOString(),
   };
 }

@@ -18,6 +18,8 @@ describe('GET /api/techstack', function () {
       },
       '/app': html(vueAppPage, vueAppHeaders),
       '/plain': html(plainPage),
+      '/scripted': html(`<!doctype html><html lang="en"><head><title>Scripted</title></head><body data-bs-theme="dark">
+<script>window.jQuery = function () {}; window.jQuery.fn = { jquery: '3.6.4' };</script></body></html>`),
     });
     svc = await startTestService();
     key = await svc.newKey();
@@ -61,6 +63,19 @@ describe('GET /api/techstack', function () {
     expect(find(r.body, 'Web frameworks', 'Express')).to.not.equal(undefined);
     expect(find(r.body, 'Programming languages', 'Node.js')?.evidence).to.deep.include({ type: 'implied', value: 'Express' });
     expect(find(r.body, 'CDN', 'Amazon CloudFront')).to.not.equal(undefined);
+  });
+
+  it('with render=true, matches JavaScript globals and DOM patterns in Chromium that plain HTML cannot show', async function () {
+    const plain = await detect('/scripted');
+    const rendered = await svc.call(`/api/techstack?url=${encodeURIComponent(`${site.url}/scripted`)}&render=true`, { headers: { 'X-API-Key': key } });
+
+    expect(plain.body.technologies).to.not.have.property('JavaScript libraries');
+    expect(rendered.status, rendered.text).to.equal(200);
+    expect(rendered.body.method).to.equal('browser');
+    const jquery = find(rendered.body, 'JavaScript libraries', 'jQuery');
+    expect(jquery).to.include({ version: '3.6.4' });
+    expect(jquery?.evidence[0]).to.include({ type: 'js', name: 'jQuery.fn.jquery' });
+    expect(find(rendered.body, 'UI frameworks', 'Bootstrap')?.evidence[0]).to.include({ type: 'dom', name: 'body[data-bs-theme]' });
   });
 
   it('on a plain page, detects nothing', async function () {

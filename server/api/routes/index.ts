@@ -7,6 +7,7 @@ import { screenshotRoutes } from './screenshot.js';
 import { html2imageRoutes } from './html2image.js';
 import { chartRoutes } from './charts.js';
 import { screenshotQueueRoutes } from './screenshot-queue.js';
+import { screenshotDiffRoutes } from './screenshot-diff.js';
 import { sslRoutes } from './ssl.js';
 import { perfRoutes } from './perf.js';
 import { techstackRoutes } from './techstack.js';
@@ -27,6 +28,7 @@ export function allRoutes(deps: AppDeps): RouteSpec<any, any, any>[] {
     ...html2imageRoutes(deps),
     ...chartRoutes(deps),
     ...screenshotQueueRoutes(deps),
+    ...screenshotDiffRoutes(deps),
     ...serviceRoutes(deps, () => routes),
   ];
   return routes;

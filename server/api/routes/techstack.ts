@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { HttpError } from '../errors.js';
-import { defineRoute, qUrl } from '../route.js';
+import { defineRoute, qBool, qUrl } from '../route.js';
 import { targetHttpError } from '../target-error.js';
 import { checkTechstack } from '../../techstack/techstack-check.js';
 
@@ -43,10 +43,13 @@ export function techstackRoutes(deps: AppDeps) {
       path: '/api/techstack',
       summary: 'Detect the technologies a site uses',
       description:
-        'Fetches the page once and matches 7,500+ Wappalyzer-format fingerprints (enthec/webappanalyzer data, GPL-3.0) against its response headers, cookies, meta tags, script URLs, inline scripts, HTML and URL. `implies`, `excludes`, `requires`, confidence and version captures are honoured. Technologies are grouped by category.',
+        'Fetches the page once and matches 7,500+ Wappalyzer-format fingerprints (enthec/webappanalyzer data, GPL-3.0) against its response headers, cookies, meta tags, script URLs, inline scripts, HTML and URL; with render=true the page is loaded in Chromium and JavaScript globals (`js`) and DOM patterns (`dom`) are matched too. `implies`, `excludes`, `requires`, confidence and version captures are honoured. Technologies are grouped by category.',
       key: 'optional',
       limit: 'techstack',
-      query: z.object({ url: qUrl().describe('Page to analyse') }),
+      query: z.object({
+        url: qUrl().describe('Page to analyse'),
+        render: qBool(false).describe('Load the page in Chromium and also match JavaScript globals and DOM patterns (slower)'),
+      }),
       responses: {
         200: { description: 'The tech-stack report', content: { 'application/json': techstackReport } },
         400: { description: 'Invalid url, or a target that is not allowed', content: { 'application/json': errorBody } },
@@ -56,21 +59,21 @@ export function techstackRoutes(deps: AppDeps) {
         504: { description: 'Target timed out', content: { 'application/json': errorBody } },
       },
       async handler({ query, res }) {
-        res.json(await runTechstack(deps, query.url));
+        res.json(await runTechstack(deps, query.url, query.render));
       },
     }),
   ];
 }
 
 /** The techstack check with its errors mapped (also used by the audit). */
-export async function runTechstack(deps: AppDeps, url: string) {
+export async function runTechstack(deps: AppDeps, url: string, render = false) {
   await deps.techDetector.ready().catch((err: Error) => {
     deps.log.error({ err: err.message }, 'fingerprint data unavailable');
     throw new HttpError(503, 'technology fingerprints are not installed on this server; the operator must run scripts/fetch-fingerprints.sh');
   });
   return checkTechstack(
-    { url, maxBytes: deps.config.ANALYSIS_MAX_BYTES, timeoutMs: deps.config.FETCH_TIMEOUT_MS },
-    { http: deps.http, detector: deps.techDetector },
+    { url, render, maxBytes: deps.config.ANALYSIS_MAX_BYTES, timeoutMs: deps.config.FETCH_TIMEOUT_MS },
+    { http: deps.http, detector: deps.techDetector, browser: deps.browser },
   ).catch((err: unknown) => {
     throw targetHttpError(err, new URL(url).host);
   });

@@ -1,0 +1,54 @@
+import * as core from '@actions/core';
+import { emitAnnotations } from '../../shared/src/annotations.js';
+import { createApiClient } from '../../shared/src/api-client.js';
+import { fitComment } from '../../shared/src/markdown.js';
+import { writeReport, writeSummary } from '../../shared/src/report-io.js';
+import { commentOnPullRequest } from '../../shared/src/sticky-comment.js';
+import { brokenLinkAnnotations } from './annotations.js';
+import { renderDeadlinksMarkdown } from './render-markdown.js';
+import { verdict, type DeadlinkReport } from './report.js';
+import type { DeadlinksSettings } from './settings.js';
+
+/** Checks the target through the API, then reports: summary, annotations, PR comment, outputs, verdict. */
+export async function runDeadlinks(s: DeadlinksSettings): Promise<void> {
+  const api = createApiClient({
+    baseUrl: s.apiUrl,
+    key: s.apiKey,
+    onRetry: ({ status, waitMs }) => core.info(`The API answered ${status}; retrying in ${Math.round(waitMs / 1000)} s.`),
+  });
+  const report = await api.get<DeadlinkReport>('/api/deadlinks', {
+    ...(s.target.kind === 'url' ? { url: s.target.url, mode: s.mode } : { github: s.target.repository }),
+    max_pages: s.maxPages,
+    max_duration: s.maxDuration,
+    check_only: s.checkOnly,
+    threshold: s.threshold,
+    max_broken: s.maxBroken,
+    render: s.render ? undefined : false,
+    format: 'json',
+  });
+  const v = verdict(report, s.failOn);
+  const markdown = renderDeadlinksMarkdown(report, v);
+
+  await writeSummary(markdown);
+  if (s.annotations) emitAnnotations(brokenLinkAnnotations(report), { cap: s.maxAnnotations, what: 'broken links' });
+  if (s.comment) {
+    const [owner, repo] = s.github.repository.split('/');
+    await commentOnPullRequest(
+      { token: s.githubToken, apiUrl: s.github.apiUrl, owner, repo, issueNumber: s.github.pullRequest, action: 'deadlinks' },
+      fitComment(markdown),
+    );
+  }
+  const reportPath = await writeReport(s.github.tempDir, 'sitelens-deadlinks.json', report);
+  core.setOutput('health_score', report.summary.health_score);
+  core.setOutput('broken_count', report.broken_count);
+  core.setOutput('pass', v.pass);
+  core.setOutput('report', reportPath);
+
+  if (v.fail) {
+    core.setFailed(
+      v.gated
+        ? `Dead-link gate failed: health score ${report.summary.health_score}, ${report.broken_count} broken link(s).`
+        : `${report.broken_count} broken link(s) found (set fail_on: never to report without failing).`,
+    );
+  }
+}
