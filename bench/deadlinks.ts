@@ -123,6 +123,11 @@ export async function run() {
   const rows: Row[] = [];
   try {
     rows.push(await ours(site.url, site.broken, concurrency));
+    if (process.argv.includes('--only-ours')) {
+      rows.push(await ours(site.url, site.broken, concurrency));
+      console.log(rows);
+      return;
+    }
     rows.push(await linkinator(site.url, site.broken, concurrency));
     const lc = await linkchecker(site.url, site.broken, concurrency);
     if (lc) rows.push(lc);

@@ -37,7 +37,9 @@ export async function composeService(
   const { redis } = redisHandle;
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
   const policy = createTargetPolicy(config.ALLOW_PRIVATE_TARGETS);
-  const http = createSafeHttp({ policy, connectTimeoutMs: Math.min(config.FETCH_TIMEOUT_MS, 10_000) });
+  // Pages, links and webhooks trust what the TLS check trusts (system store, TLS_EXTRA_CA_FILE).
+  const tlsCa = loadTrustedCas({ extraCaFile: config.TLS_EXTRA_CA_FILE });
+  const http = createSafeHttp({ policy, ca: tlsCa, connectTimeoutMs: Math.min(config.FETCH_TIMEOUT_MS, 10_000) });
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log });
   const browser =
     opts.browser ??
@@ -64,7 +66,7 @@ export async function composeService(
     browser,
     adBlocker: createAdBlocker({ cacheDir: config.ADBLOCK_CACHE_DIR, log }),
     charts,
-    tlsCa: loadTrustedCas({ extraCaFile: config.TLS_EXTRA_CA_FILE }),
+    tlsCa,
     techDetector: createTechDetector({ dataDir: config.FINGERPRINTS_DIR }),
     jobs: new ScreenshotJobs(redisHandle.connection, redis, config.REDIS_PREFIX, { attempts: config.WEBHOOK_ATTEMPTS, backoffMs: config.WEBHOOK_BACKOFF_MS }),
     startedAt: Date.now(),

@@ -87,6 +87,9 @@ const schema = z.object({
   ANALYSIS_MAX_BYTES: int(5 * 1024 * 1024, 64 * 1024, 100 * 1024 * 1024),
 });
 
+/** Every setting's name, for docs checks. */
+export const settingNames = Object.keys(schema.shape);
+
 export type Config = z.infer<typeof schema> & {
   /** PUBLIC_BASE_URL without a trailing slash, or derived from HOST and PORT. */
   baseUrl: string;

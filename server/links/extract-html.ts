@@ -1,4 +1,5 @@
 import * as cheerio from 'cheerio';
+import type { Element } from 'domhandler';
 import type { FoundLink, LinkResource } from './types.js';
 
 export interface ExtractedPage {
@@ -7,22 +8,25 @@ export interface ExtractedPage {
   anchors: Set<string>;
 }
 
-const attrs: Array<[selector: string, attr: string, resource: LinkResource, navigational: boolean]> = [
-  ['a[href]', 'href', 'page', true],
-  ['area[href]', 'href', 'page', true],
-  ['iframe[src]', 'src', 'frame', true],
-  ['frame[src]', 'src', 'frame', true],
-  ['img[src]', 'src', 'image', false],
-  ['input[type=image][src]', 'src', 'image', false],
-  ['script[src]', 'src', 'script', false],
-  ['source[src]', 'src', 'media', false],
-  ['video[src]', 'src', 'media', false],
-  ['audio[src]', 'src', 'media', false],
-  ['track[src]', 'src', 'media', false],
-  ['video[poster]', 'poster', 'image', false],
-  ['embed[src]', 'src', 'media', false],
-  ['object[data]', 'data', 'media', false],
+/** Tag → attributes holding a URL: [tag, attribute, what it points at, followed by a crawler]. */
+const attrList: Array<[tag: string, attr: string, resource: LinkResource, navigational: boolean]> = [
+  ['a', 'href', 'page', true],
+  ['area', 'href', 'page', true],
+  ['iframe', 'src', 'frame', true],
+  ['frame', 'src', 'frame', true],
+  ['img', 'src', 'image', false],
+  ['input', 'src', 'image', false],
+  ['script', 'src', 'script', false],
+  ['source', 'src', 'media', false],
+  ['video', 'src', 'media', false],
+  ['audio', 'src', 'media', false],
+  ['track', 'src', 'media', false],
+  ['video', 'poster', 'image', false],
+  ['embed', 'src', 'media', false],
+  ['object', 'data', 'media', false],
 ];
+const attrTable = new Map<string, typeof attrList>();
+for (const row of attrList) attrTable.set(row[0], [...(attrTable.get(row[0]) ?? []), row]);
 
 /** `link rel` values whose href is fetched by browsers (others, like `canonical`, are still checked as pages). */
 const linkResource = (rel: string): LinkResource => {
@@ -63,37 +67,33 @@ export function extractHtml(html: string, pageUrl: string): ExtractedPage {
     }
   };
 
-  for (const [selector, attr, resource, nav] of attrs) {
-    $(selector).each((_, el) => add($(el).attr(attr), resource, nav));
-  }
-  $('link[href]').each((_, el) => {
-    const rel = $(el).attr('rel') ?? '';
-    if (SKIPPED_LINK_RELS.test(rel)) return;
-    add($(el).attr('href'), linkResource(rel), false);
-  });
-  $('img[srcset], source[srcset]').each((_, el) => {
-    for (const candidate of ($(el).attr('srcset') ?? '').split(',')) {
-      add(candidate.trim().split(/\s+/)[0], 'image', false);
-    }
-  });
-  $('meta[http-equiv]').each((_, el) => {
-    if (($(el).attr('http-equiv') ?? '').toLowerCase() !== 'refresh') return;
-    const m = /url\s*=\s*['"]?([^'"]+)/i.exec($(el).attr('content') ?? '');
-    if (m) add(m[1], 'page', true);
-  });
-  const cssTexts = [...$('style').map((_, el) => $(el).text()), ...$('[style]').map((_, el) => $(el).attr('style') ?? '')];
-  for (const css of cssTexts) {
-    for (const m of css.matchAll(CSS_URL)) add(m[2], 'image', false);
-  }
-
+  // One pass over the elements; twenty selector queries cost more than parsing a small page.
   const anchors = new Set<string>();
-  $('[id]').each((_, el) => {
-    const id = $(el).attr('id');
-    if (id) anchors.add(id);
+  const css: string[] = [];
+  $('*').each((_, node) => {
+    if (node.type !== 'tag' && node.type !== 'script' && node.type !== 'style') return;
+    const el = node as Element;
+    const a = el.attribs;
+    const tag = el.name.toLowerCase();
+    if (a.id) anchors.add(a.id);
+    if (a.style) css.push(a.style);
+    for (const [t, attr, resource, nav] of attrTable.get(tag) ?? []) {
+      if (t === 'input' && (a.type ?? '').toLowerCase() !== 'image') continue;
+      if (a[attr] !== undefined) add(a[attr], resource, nav);
+    }
+    if (tag === 'a' && a.name) anchors.add(a.name);
+    if (a.srcset && (tag === 'img' || tag === 'source')) {
+      for (const candidate of a.srcset.split(',')) add(candidate.trim().split(/\s+/)[0], 'image', false);
+    }
+    if (tag === 'link' && a.href !== undefined && !SKIPPED_LINK_RELS.test(a.rel ?? '')) add(a.href, linkResource(a.rel ?? ''), false);
+    if (tag === 'meta' && (a['http-equiv'] ?? '').toLowerCase() === 'refresh') {
+      const m = /url\s*=\s*['"]?([^'"]+)/i.exec(a.content ?? '');
+      if (m) add(m[1], 'page', true);
+    }
+    if (tag === 'style') css.push($(el).text());
   });
-  $('a[name]').each((_, el) => {
-    const name = $(el).attr('name');
-    if (name) anchors.add(name);
-  });
+  for (const text of css) {
+    for (const m of text.matchAll(CSS_URL)) add(m[2], 'image', false);
+  }
   return { links, anchors };
 }

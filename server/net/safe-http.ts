@@ -1,3 +1,4 @@
+import tls from 'node:tls';
 import { Agent, fetch as undiciFetch, type Dispatcher, type RequestInit, type Response } from 'undici';
 import { BlockedTargetError, type TargetPolicy } from './target-policy.js';
 
@@ -7,6 +8,8 @@ export interface SafeHttpOptions {
   connections?: number;
   /** Connect timeout in ms. @default 10000 */
   connectTimeoutMs?: number;
+  /** CA certificates to trust instead of Node's bundle (e.g. plus the system store and TLS_EXTRA_CA_FILE). */
+  ca?: readonly string[];
 }
 
 /**
@@ -22,11 +25,13 @@ export interface SafeHttp {
   close(): Promise<void>;
 }
 
-export function createSafeHttp({ policy, connections = 16, connectTimeoutMs = 10_000 }: SafeHttpOptions): SafeHttp {
+export function createSafeHttp({ policy, connections = 16, connectTimeoutMs = 10_000, ca }: SafeHttpOptions): SafeHttp {
+  // One context for every connection: parsing a few hundred CAs per handshake costs ~20 ms.
+  const secureContext = ca ? tls.createSecureContext({ ca: [...ca] }) : undefined;
   const agent = new Agent({
     connections,
     keepAliveTimeout: 10_000,
-    connect: { lookup: policy.lookup, timeout: connectTimeoutMs },
+    connect: { lookup: policy.lookup, timeout: connectTimeoutMs, ...(secureContext ? { secureContext } : {}) },
   });
   const dispatcher = agent.compose((dispatch) => (opts, handler) => {
     try {

@@ -1,7 +1,6 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import tls from 'node:tls';
 import zlib from 'node:zlib';
 import { expect } from 'chai';
 import { freePort, startTestService, type TestService } from '../support/service.js';
@@ -15,14 +14,11 @@ describe('GET /api/audit', function () {
   let secure: Awaited<ReturnType<typeof startTlsServer>>;
   let dir: string;
   let key: string;
-  const defaultCas = tls.getCACertificates('default');
 
   before(async function () {
     const ca = await makeCa();
     dir = await mkdtemp(path.join(os.tmpdir(), 'audit-test-'));
     await writeFile(path.join(dir, 'ca.pem'), ca.cert);
-    // The page fetch (undici) uses Node's default store; trust the test CA there for this file only.
-    tls.setDefaultCACertificates([...defaultCas, ca.cert]);
     secure = await startTlsServer(await makeLeaf({ ca }), {}, (_req, res) => {
       res.writeHead(200, { ...wordpressHeaders, 'content-encoding': 'gzip', 'cache-control': 'max-age=300', etag: '"a"' });
       res.end(zlib.gzipSync(wordpressPage));
@@ -35,7 +31,6 @@ describe('GET /api/audit', function () {
   });
 
   after(async function () {
-    tls.setDefaultCACertificates(defaultCas);
     await svc?.close();
     await plain?.close();
     await secure?.close();
