@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { freePort } from './support/service.js';
 
 describe('booting the README way', function () {
-  this.timeout(90_000);
+  this.timeout(120_000);
 
   it('npm start, with PORT set, answers GET /api/health and shuts down gracefully on SIGTERM', async () => {
     const port = await freePort();
@@ -25,7 +25,7 @@ describe('booting the README way', function () {
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     try {
       let health: Response | undefined;
-      for (let i = 0; i < 120 && !health; i++) {
+      for (let i = 0; i < 240 && !health; i++) {
         health = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => undefined);
         if (!health) await new Promise((r) => setTimeout(r, 250));
       }

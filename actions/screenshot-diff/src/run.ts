@@ -1,0 +1,46 @@
+import * as core from '@actions/core';
+import { createApiClient } from '../../shared/src/api-client.js';
+import { fitComment } from '../../shared/src/markdown.js';
+import { writeReport, writeSummary } from '../../shared/src/report-io.js';
+import { commentOnPullRequest } from '../../shared/src/sticky-comment.js';
+import { compareAll } from './comparisons.js';
+import { renderDiffMarkdown } from './render-markdown.js';
+import type { ScreenshotDiffSettings } from './settings.js';
+
+/** Compares every path × viewport through the API, then reports: summary, PR comment, outputs, verdict. */
+export async function runScreenshotDiff(s: ScreenshotDiffSettings): Promise<void> {
+  const api = createApiClient({
+    baseUrl: s.apiUrl,
+    key: s.apiKey,
+    onRetry: ({ status, waitMs }) => core.info(`The API answered ${status}; retrying in ${Math.round(waitMs / 1000)} s.`),
+  });
+  const report = await compareAll(api, s);
+  const markdown = renderDiffMarkdown(report, s);
+
+  await writeSummary(markdown);
+  for (const c of report.comparisons) {
+    const at = `${c.path} at ${c.viewport.width}x${c.viewport.height}`;
+    if (c.error) core.error(c.error, { title: `Screenshot diff failed: ${at}` });
+    else if (!c.pass && c.diff) core.error(`${(c.diff.changed_ratio * 100).toFixed(4)} % of pixels changed: ${c.diff.images.diff}`, { title: `Visual change: ${at}` });
+  }
+  if (s.comment) {
+    const [owner, repo] = s.github.repository.split('/');
+    await commentOnPullRequest(
+      { token: s.githubToken, apiUrl: s.github.apiUrl, owner, repo, issueNumber: s.github.pullRequest, action: 'screenshot-diff' },
+      fitComment(markdown),
+    );
+  }
+  const reportPath = await writeReport(s.github.tempDir, 'sitelens-screenshot-diff.json', report);
+  core.setOutput('changed', report.changed);
+  core.setOutput('max_changed_ratio', report.largestRatio);
+  core.setOutput('pass', report.pass);
+  core.setOutput('report', reportPath);
+
+  if (!report.pass) {
+    const parts = [
+      report.changed ? `${report.changed} comparison(s) changed more than ${s.maxChangedRatio}` : '',
+      report.errors ? `${report.errors} comparison(s) failed` : '',
+    ].filter(Boolean);
+    core.setFailed(`Screenshot diff: ${parts.join(', ')}.`);
+  }
+}
