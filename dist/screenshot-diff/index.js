@@ -60513,7 +60513,8 @@ function getIDToken(aud) {
 
 /** The action's top-level catch: a failed step with the cause, API errors with the API's message. */
 function runAction(main) {
-    main().catch((err) => {
+    // async: a synchronous throw (a bad input in readSettings) becomes a rejection too.
+    (async () => main())().catch((err) => {
         setFailed(err instanceof Error ? err.message : String(err));
     });
 }
@@ -60540,12 +60541,25 @@ function createApiClient(opts) {
         if (body !== undefined)
             headers['content-type'] = 'application/json';
         for (let attempt = 1;; attempt++) {
-            const res = await fetch(base + path, {
-                method,
-                headers,
-                body: body === undefined ? undefined : JSON.stringify(body),
-                signal: AbortSignal.timeout(opts.timeoutMs ?? 180_000),
-            });
+            let res;
+            try {
+                res = await fetch(base + path, {
+                    method,
+                    headers,
+                    body: body === undefined ? undefined : JSON.stringify(body),
+                    signal: AbortSignal.timeout(opts.timeoutMs ?? 180_000),
+                });
+            }
+            catch (err) {
+                const cause = networkCause(err);
+                if (attempt <= retries && cause !== 'TimeoutError') {
+                    const waitMs = 1000 * 2 ** (attempt - 1);
+                    opts.onRetry?.({ status: 0, waitMs, attempt });
+                    await sleep(waitMs);
+                    continue;
+                }
+                throw new ApiError(0, `${method} ${path}: could not reach the API at ${base} (${cause})`);
+            }
             const text = await res.text();
             const json = parseJson(text);
             if (res.ok) {
@@ -60589,6 +60603,13 @@ function retryDelay(res, json, attempt, maxSeconds) {
     if (res.status === 503 || (res.status === 502 && !isErrorEnvelope(json)))
         return 1000 * 2 ** (attempt - 1);
     return null;
+}
+/** The innermost code of a fetch failure: ECONNREFUSED, ENOTFOUND, TimeoutError. */
+function networkCause(err) {
+    let e = err;
+    while (e?.cause)
+        e = e.cause;
+    return e?.code ?? e?.name ?? String(err);
 }
 function parseRetryAfter(value) {
     if (!value)

@@ -44,16 +44,24 @@ describe('GET /api/screenshot', function () {
       });
     }
 
-    it('viewport=iphone_14 without scale uses the device pixel ratio 3 and a mobile, touch viewport', async () => {
+    it('viewport=iphone_14 with scale=3 renders a mobile, touch viewport at the device pixel ratio', async () => {
       const r = await shot({
         url: `${site.url}/`,
         viewport: 'iphone_14',
         full_page: false,
+        scale: 3,
         js: `if (!matchMedia('(pointer: coarse)').matches || !/Mobile/.test(navigator.userAgent) || devicePixelRatio !== 3) throw new Error('not a phone: ' + navigator.userAgent);`,
       });
       expect(r.status, r.text).to.equal(200);
       const img = await decode(r.buffer);
       expect([img.width, img.height]).to.deep.equal([390 * 3, 844 * 3]);
+    });
+
+    it('viewport=iphone_14 without scale follows the contract default of 1', async () => {
+      const r = await shot({ url: `${site.url}/`, viewport: 'iphone_14', full_page: false });
+      expect(r.status, r.text).to.equal(200);
+      const img = await decode(r.buffer);
+      expect([img.width, img.height]).to.deep.equal([390, 844]);
     });
 
     it('viewport=tablet_landscape swaps the tablet size', async () => {

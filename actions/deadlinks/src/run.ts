@@ -14,7 +14,7 @@ export async function runDeadlinks(s: DeadlinksSettings): Promise<void> {
   const api = createApiClient({
     baseUrl: s.apiUrl,
     key: s.apiKey,
-    onRetry: ({ status, waitMs }) => core.info(`The API answered ${status}; retrying in ${Math.round(waitMs / 1000)} s.`),
+    onRetry: ({ reason, waitMs }) => core.info(`API call failed (${reason}); retrying in ${Math.round(waitMs / 1000)} s.`),
   });
   const report = await api.get<DeadlinkReport>('/api/deadlinks', {
     ...(s.target.kind === 'url' ? { url: s.target.url, mode: s.mode } : { github: s.target.repository }),

@@ -12,7 +12,7 @@ export async function runScreenshotDiff(s: ScreenshotDiffSettings): Promise<void
   const api = createApiClient({
     baseUrl: s.apiUrl,
     key: s.apiKey,
-    onRetry: ({ status, waitMs }) => core.info(`The API answered ${status}; retrying in ${Math.round(waitMs / 1000)} s.`),
+    onRetry: ({ reason, waitMs }) => core.info(`API call failed (${reason}); retrying in ${Math.round(waitMs / 1000)} s.`),
   });
   const report = await compareAll(api, s);
   const markdown = renderDiffMarkdown(report, s);

@@ -18,12 +18,12 @@ export interface ApiClientOptions {
   retries?: number;
   /** Longest Retry-After honoured, in s; a longer one fails at once. @default 90 */
   maxRetryAfterSeconds?: number;
-  /** Cap of one request, in ms. @default 180000 */
+  /** Cap of one request, in ms (a full dead-link crawl may take up to 120 s). @default 180000 */
   timeoutMs?: number;
   /** Waits between attempts (tests pass a shorter one). */
   sleep?: (ms: number) => Promise<void>;
-  /** Called before each retry, e.g. to log it. */
-  onRetry?: (info: { status: number; waitMs: number; attempt: number }) => void;
+  /** Called before each retry, e.g. to log it; `reason` is `429`, `503` or a network error code. */
+  onRetry?: (info: { reason: string; waitMs: number; attempt: number }) => void;
 }
 
 export interface ApiClient {
@@ -43,12 +43,24 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     if (opts.key) headers['x-api-key'] = opts.key;
     if (body !== undefined) headers['content-type'] = 'application/json';
     for (let attempt = 1; ; attempt++) {
-      const res = await fetch(base + path, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(opts.timeoutMs ?? 180_000),
-      });
+      let res: Response;
+      try {
+        res = await fetch(base + path, {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(opts.timeoutMs ?? 180_000),
+        });
+      } catch (err) {
+        const cause = networkCause(err);
+        if (attempt <= retries && cause !== 'TimeoutError') {
+          const waitMs = 1000 * 2 ** (attempt - 1);
+          opts.onRetry?.({ reason: cause, waitMs, attempt });
+          await sleep(waitMs);
+          continue;
+        }
+        throw new ApiError(0, `${method} ${path}: could not reach the API at ${base} (${cause})`);
+      }
       const text = await res.text();
       const json = parseJson(text);
       if (res.ok) {
@@ -57,7 +69,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       }
       const waitMs = retryDelay(res, json, attempt, opts.maxRetryAfterSeconds ?? 90);
       if (waitMs !== null && attempt <= retries) {
-        opts.onRetry?.({ status: res.status, waitMs, attempt });
+        opts.onRetry?.({ reason: String(res.status), waitMs, attempt });
         await sleep(waitMs);
         continue;
       }
@@ -91,6 +103,14 @@ function retryDelay(res: Response, json: unknown, attempt: number, maxSeconds: n
   }
   if (res.status === 503 || (res.status === 502 && !isErrorEnvelope(json))) return 1000 * 2 ** (attempt - 1);
   return null;
+}
+
+/** The innermost code of a fetch failure: ECONNREFUSED, ENOTFOUND, TimeoutError. */
+function networkCause(err: unknown): string {
+  let e = err as { code?: string; name?: string; cause?: unknown } | undefined;
+  while (e?.cause) e = e.cause as typeof e;
+  if (e?.code) return e.code;
+  return e?.name === 'TimeoutError' ? 'TimeoutError' : ((e as Error | undefined)?.message ?? String(err));
 }
 
 export function parseRetryAfter(value: string | null): number | undefined {

@@ -46,9 +46,9 @@ const screenshotQuery = z.object({
   quality: qInt(1, 100).default(80).describe('JPEG and WebP quality'),
   dark_mode: qBool(false).describe('Emulates prefers-color-scheme: dark'),
   scale: z
-    .preprocess(emptyToUndefined, z.enum(['1', '2', '3']).optional())
-    .transform((v) => (v === undefined ? undefined : (Number(v) as 1 | 2 | 3)))
-    .describe("Device scale factor; without it a preset uses its device's own (e.g. 3 for iphone_14), otherwise 1"),
+    .preprocess(emptyToUndefined, z.enum(['1', '2', '3']).default('1'))
+    .transform((v) => Number(v) as 1 | 2 | 3)
+    .describe("Device scale factor (default 1, as the contract says, also with a preset: the image is the preset's size × scale). Pass the device's own ratio (e.g. 3 for iphone_14) for a native-resolution capture."),
   selector: optionalText(500, 'CSS selector of the element to capture (400 when nothing matches)'),
   delay: qInt(0, 30_000).default(0).describe('ms to wait before capture; at most 10000 without a key, 30000 with one'),
   block_ads: qBool(false).describe('Blocks ads and trackers (AdGuard lists) and opts out of cookie dialogs'),
