@@ -60554,7 +60554,7 @@ function createApiClient(opts) {
                 const cause = networkCause(err);
                 if (attempt <= retries && cause !== 'TimeoutError') {
                     const waitMs = 1000 * 2 ** (attempt - 1);
-                    opts.onRetry?.({ status: 0, waitMs, attempt });
+                    opts.onRetry?.({ reason: cause, waitMs, attempt });
                     await sleep(waitMs);
                     continue;
                 }
@@ -60569,7 +60569,7 @@ function createApiClient(opts) {
             }
             const waitMs = retryDelay(res, json, attempt, opts.maxRetryAfterSeconds ?? 90);
             if (waitMs !== null && attempt <= retries) {
-                opts.onRetry?.({ status: res.status, waitMs, attempt });
+                opts.onRetry?.({ reason: String(res.status), waitMs, attempt });
                 await sleep(waitMs);
                 continue;
             }
@@ -60609,7 +60609,9 @@ function networkCause(err) {
     let e = err;
     while (e?.cause)
         e = e.cause;
-    return e?.code ?? e?.name ?? String(err);
+    if (e?.code)
+        return e.code;
+    return e?.name === 'TimeoutError' ? 'TimeoutError' : (e?.message ?? String(err));
 }
 function parseRetryAfter(value) {
     if (!value)
@@ -60639,7 +60641,7 @@ function markdown_link(url, max = 80) {
 }
 /** GitHub refuses comment bodies over 65,536 characters; keep a margin for the marker. */
 const maxCommentChars = 65_000;
-/** Cuts `markdown` at a line boundary, with a note that pointing at the job summary. */
+/** Cuts `markdown` at a line boundary, with a note pointing to the job summary. */
 function fitComment(markdown, note = '_Report truncated: the full list is in the job summary and the JSON report._') {
     if (markdown.length <= maxCommentChars)
         return markdown;
@@ -65822,7 +65824,7 @@ async function runScreenshotDiff(s) {
     const api = createApiClient({
         baseUrl: s.apiUrl,
         key: s.apiKey,
-        onRetry: ({ status, waitMs }) => info(`The API answered ${status}; retrying in ${Math.round(waitMs / 1000)} s.`),
+        onRetry: ({ reason, waitMs }) => info(`API call failed (${reason}); retrying in ${Math.round(waitMs / 1000)} s.`),
     });
     const report = await compareAll(api, s);
     const markdown = renderDiffMarkdown(report, s);

@@ -10,7 +10,7 @@ export function link(url: string, max = 80): string {
 /** GitHub refuses comment bodies over 65,536 characters; keep a margin for the marker. */
 export const maxCommentChars = 65_000;
 
-/** Cuts `markdown` at a line boundary, with a note that pointing at the job summary. */
+/** Cuts `markdown` at a line boundary, with a note pointing to the job summary. */
 export function fitComment(markdown: string, note = '_Report truncated: the full list is in the job summary and the JSON report._'): string {
   if (markdown.length <= maxCommentChars) return markdown;
   const cut = markdown.lastIndexOf('\n', maxCommentChars - note.length - 2);
