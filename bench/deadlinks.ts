@@ -8,9 +8,7 @@
  *
  * Loopback only. Prints a markdown table (copied into the README).
  */
-import { execFile } from 'node:child_process';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { execFile, fork } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createSafeHttp } from '../server/net/safe-http.js';
 import { createTargetPolicy } from '../server/net/target-policy.js';
@@ -26,40 +24,24 @@ const arg = (name: string, fallback: number) => {
 const PAGES = 320;
 const IMAGES = 200;
 
-/** The site and its ground truth: which URLs are broken. */
+/**
+ * The site runs in its own process, so the tools under test get the same share of the
+ * two cores: a server in the bench's process would steal our crawler's event loop and
+ * not linkinator's. Returns the site and its ground truth (which URLs are broken).
+ */
 async function generatedSite(latencyMs: number) {
-  const broken = new Set<string>();
-  const page = (i: number) => {
-    const links: string[] = [`<a href="/p/${(i + 1) % PAGES}">next</a>`];
-    for (let k = 1; k <= 10; k++) links.push(`<a href="/p/${(i * 7 + k * 13) % PAGES}">p</a>`);
-    for (let k = 0; k < 6; k++) links.push(`<img src="/img/${(i * 3 + k * 11) % IMAGES}.png">`);
-    if (i % 20 === 0) links.push(`<a href="/missing/${i}">gone</a>`);
-    return `<!doctype html><html><head><title>p${i}</title></head><body>${links.join('\n')}</body></html>`;
-  };
-  const server = http.createServer((req, res) => {
-    setTimeout(() => {
-      const path = (req.url ?? '/').split('?')[0];
-      const m = /^\/p\/(\d+)$/.exec(path);
-      if (path === '/' || (m && Number(m[1]) < PAGES)) {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(req.method === 'HEAD' ? undefined : page(m ? Number(m[1]) : 0));
-      } else if (/^\/img\/\d+\.png$/.test(path)) {
-        res.writeHead(200, { 'content-type': 'image/png', 'content-length': '0' });
-        res.end();
-      } else if (path === '/hundred') {
-        res.writeHead(200, { 'content-type': 'text/html' });
-        res.end(Array.from({ length: 100 }, (_, k) => `<a href="/p/${k}">${k}</a>`).join(''));
-      } else {
-        res.writeHead(404, { 'content-type': 'text/html' });
-        res.end(req.method === 'HEAD' ? undefined : 'not found');
-      }
-    }, latencyMs);
+  const child = fork('bench/support/link-site.ts', [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, LATENCY_MS: String(latencyMs), PAGES: String(PAGES), IMAGES: String(IMAGES) },
   });
-  server.keepAliveTimeout = 10_000;
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (m) => resolve((m as { port: number }).port));
+    child.once('exit', (code) => reject(new Error(`the bench site exited with ${code}`)));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const broken = new Set<string>();
   for (let i = 0; i < PAGES; i += 20) broken.add(`${url}/missing/${i}`);
-  return { url, broken, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
+  return { url, broken, close: async () => void child.kill('SIGTERM') };
 }
 
 interface Row { tool: string; seconds: number; checked: number; found: number; falsePositives: number; missed: number }

@@ -22,7 +22,8 @@ describe('booting the README way', function () {
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    // 'close' waits for every process writing to the pipes: npm exits before the node it started.
+    const exited = new Promise<void>((r) => child.once('close', () => r()));
     try {
       let health: Response | undefined;
       for (let i = 0; i < 240 && !health; i++) {
