@@ -1,5 +1,4 @@
-import * as cheerio from 'cheerio';
-import type { Element } from 'domhandler';
+import { Parser } from 'htmlparser2';
 import type { FoundLink, LinkResource } from './types.js';
 
 export interface ExtractedPage {
@@ -44,56 +43,73 @@ const CSS_URL = /url\(\s*(['"]?)([^'")]+)\1\s*\)/gi;
  * Every link and resource of an HTML document, resolved per the URL standard against
  * `<base href>` (itself resolved against `pageUrl`). Non-http(s) schemes are returned
  * too; the caller skips them. Values that do not parse as URLs are dropped.
+ *
+ * A streaming parse (htmlparser2 callbacks, no DOM): the crawler parses every page it
+ * visits, and building a tree cost more than fetching a small page on loopback.
  */
 export function extractHtml(html: string, pageUrl: string): ExtractedPage {
-  const $ = cheerio.load(html);
-  const baseHref = $('base[href]').first().attr('href');
+  const raw: Array<[value: string, resource: LinkResource, navigational: boolean]> = [];
+  const anchors = new Set<string>();
+  const css: string[] = [];
+  let baseHref: string | undefined;
+  let inStyle = false;
+
+  const parser = new Parser(
+    {
+      onopentag(tag, a) {
+        if (a.id) anchors.add(a.id);
+        if (a.style) css.push(a.style);
+        for (const [t, attr, resource, nav] of attrTable.get(tag) ?? []) {
+          if (t === 'input' && (a.type ?? '').toLowerCase() !== 'image') continue;
+          if (a[attr] !== undefined) raw.push([a[attr], resource, nav]);
+        }
+        if (tag === 'a' && a.name) anchors.add(a.name);
+        if (a.srcset && (tag === 'img' || tag === 'source')) {
+          for (const candidate of a.srcset.split(',')) raw.push([candidate.trim().split(/\s+/)[0], 'image', false]);
+        }
+        if (tag === 'link' && a.href !== undefined && !SKIPPED_LINK_RELS.test(a.rel ?? '')) raw.push([a.href, linkResource(a.rel ?? ''), false]);
+        if (tag === 'meta' && (a['http-equiv'] ?? '').toLowerCase() === 'refresh') {
+          const m = /url\s*=\s*['"]?([^'"]+)/i.exec(a.content ?? '');
+          if (m) raw.push([m[1], 'page', true]);
+        }
+        if (tag === 'base' && a.href !== undefined && baseHref === undefined) baseHref = a.href;
+        if (tag === 'style') {
+          inStyle = true;
+          css.push('');
+        }
+      },
+      ontext(text) {
+        if (inStyle) css[css.length - 1] += text;
+      },
+      onclosetag(tag) {
+        if (tag === 'style') inStyle = false;
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.end(html);
+
+  // The first <base href> applies to every URL of the document, also those before it.
   let base = pageUrl;
-  if (baseHref) {
+  if (baseHref?.trim()) {
     try {
       base = new URL(baseHref.trim(), pageUrl).href;
     } catch {
       base = pageUrl; // an unparsable <base> is ignored by browsers too
     }
   }
+  for (const text of css) {
+    for (const m of text.matchAll(CSS_URL)) raw.push([m[2], 'image', false]);
+  }
   const links: FoundLink[] = [];
-  const add = (raw: string | undefined, resource: LinkResource, navigational: boolean) => {
-    const v = raw?.trim();
-    if (!v) return;
+  for (const [value, resource, navigational] of raw) {
+    const v = value.trim();
+    if (!v) continue;
     try {
       links.push({ url: new URL(v, base).href, resource, navigational });
     } catch {
       links.push({ url: v, resource, navigational: false });
     }
-  };
-
-  // One pass over the elements; twenty selector queries cost more than parsing a small page.
-  const anchors = new Set<string>();
-  const css: string[] = [];
-  $('*').each((_, node) => {
-    if (node.type !== 'tag' && node.type !== 'script' && node.type !== 'style') return;
-    const el = node as Element;
-    const a = el.attribs;
-    const tag = el.name.toLowerCase();
-    if (a.id) anchors.add(a.id);
-    if (a.style) css.push(a.style);
-    for (const [t, attr, resource, nav] of attrTable.get(tag) ?? []) {
-      if (t === 'input' && (a.type ?? '').toLowerCase() !== 'image') continue;
-      if (a[attr] !== undefined) add(a[attr], resource, nav);
-    }
-    if (tag === 'a' && a.name) anchors.add(a.name);
-    if (a.srcset && (tag === 'img' || tag === 'source')) {
-      for (const candidate of a.srcset.split(',')) add(candidate.trim().split(/\s+/)[0], 'image', false);
-    }
-    if (tag === 'link' && a.href !== undefined && !SKIPPED_LINK_RELS.test(a.rel ?? '')) add(a.href, linkResource(a.rel ?? ''), false);
-    if (tag === 'meta' && (a['http-equiv'] ?? '').toLowerCase() === 'refresh') {
-      const m = /url\s*=\s*['"]?([^'"]+)/i.exec(a.content ?? '');
-      if (m) add(m[1], 'page', true);
-    }
-    if (tag === 'style') css.push($(el).text());
-  });
-  for (const text of css) {
-    for (const m of text.matchAll(CSS_URL)) add(m[2], 'image', false);
   }
   return { links, anchors };
 }
