@@ -60647,6 +60647,14 @@ function parseJson(text) {
 }
 const isErrorEnvelope = (v) => typeof v === 'object' && v !== null && typeof v.error === 'string';
 
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+var external_node_os_default = /*#__PURE__*/__nccwpck_require__.n(external_node_os_namespaceObject);
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
 ;// CONCATENATED MODULE: ./actions/shared/src/markdown.ts
 /** Text safe inside a markdown table cell. */
 const cell = (s) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -60663,31 +60671,6 @@ function fitComment(markdown, note = '_Report truncated: the full list is in the
         return markdown;
     const cut = markdown.lastIndexOf('\n', maxCommentChars - note.length - 2);
     return `${markdown.slice(0, cut)}\n\n${note}\n`;
-}
-
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-var external_node_os_default = /*#__PURE__*/__nccwpck_require__.n(external_node_os_namespaceObject);
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
-;// CONCATENATED MODULE: ./actions/shared/src/report-io.ts
-
-
-
-
-/** Writes the JSON report where later steps can read it; returns its path. */
-async function writeReport(tempDir, name, report) {
-    const file = external_node_path_default().join(tempDir ?? external_node_os_default().tmpdir(), name);
-    await (0,promises_namespaceObject.writeFile)(file, JSON.stringify(report, null, 2) + '\n');
-    return file;
-}
-async function writeSummary(markdown) {
-    if (!process.env.GITHUB_STEP_SUMMARY)
-        return info(markdown); // run outside Actions
-    await summary.addRaw(markdown, true).write();
 }
 
 ;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/context.js
@@ -65736,6 +65719,34 @@ async function commentOnPullRequest(target, markdown) {
     }
 }
 
+;// CONCATENATED MODULE: ./actions/shared/src/report-io.ts
+
+
+
+
+
+
+/** Writes the JSON report where later steps can read it; returns its path. */
+async function writeReport(tempDir, name, report) {
+    const file = external_node_path_default().join(tempDir ?? external_node_os_default().tmpdir(), name);
+    await (0,promises_namespaceObject.writeFile)(file, JSON.stringify(report, null, 2) + '\n');
+    return file;
+}
+async function writeSummary(markdown) {
+    if (!process.env.GITHUB_STEP_SUMMARY)
+        return info(markdown); // run outside Actions
+    await summary.addRaw(markdown, true).write();
+}
+/** What both actions do with a finished report: job summary, sticky PR comment, JSON file. Returns the file's path. */
+async function publishReport(o) {
+    await writeSummary(o.markdown);
+    if (o.comment) {
+        const [owner, repo] = o.github.repository.split('/');
+        await commentOnPullRequest({ token: o.githubToken, apiUrl: o.github.apiUrl, owner, repo, issueNumber: o.github.pullRequest, action: o.action }, fitComment(o.markdown));
+    }
+    return writeReport(o.github.tempDir, `sitelens-${o.action}.json`, o.report);
+}
+
 ;// CONCATENATED MODULE: ./actions/deadlinks/src/report.ts
 function verdict(report, failOn) {
     const gated = report.pass !== undefined;
@@ -65844,8 +65855,6 @@ function folded(out, title, items, row, header) {
 
 
 
-
-
 /** Checks the target through the API, then reports: summary, annotations, PR comment, outputs, verdict. */
 async function runDeadlinks(s) {
     const api = createApiClient({
@@ -65865,14 +65874,9 @@ async function runDeadlinks(s) {
     });
     const v = verdict(report, s.failOn);
     const markdown = renderDeadlinksMarkdown(report, v);
-    await writeSummary(markdown);
     if (s.annotations)
         emitAnnotations(brokenLinkAnnotations(report), { cap: s.maxAnnotations, what: 'broken links' });
-    if (s.comment) {
-        const [owner, repo] = s.github.repository.split('/');
-        await commentOnPullRequest({ token: s.githubToken, apiUrl: s.github.apiUrl, owner, repo, issueNumber: s.github.pullRequest, action: 'deadlinks' }, fitComment(markdown));
-    }
-    const reportPath = await writeReport(s.github.tempDir, 'sitelens-deadlinks.json', report);
+    const reportPath = await publishReport({ action: 'deadlinks', markdown, report, comment: s.comment, githubToken: s.githubToken, github: s.github });
     setOutput('health_score', report.summary.health_score);
     setOutput('broken_count', report.broken_count);
     setOutput('pass', v.pass);

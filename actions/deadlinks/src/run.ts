@@ -1,9 +1,7 @@
 import * as core from '@actions/core';
 import { emitAnnotations } from '../../shared/src/annotations.js';
 import { createApiClient } from '../../shared/src/api-client.js';
-import { fitComment } from '../../shared/src/markdown.js';
-import { writeReport, writeSummary } from '../../shared/src/report-io.js';
-import { commentOnPullRequest } from '../../shared/src/sticky-comment.js';
+import { publishReport } from '../../shared/src/report-io.js';
 import { brokenLinkAnnotations } from './annotations.js';
 import { renderDeadlinksMarkdown } from './render-markdown.js';
 import { verdict, type DeadlinkReport } from './report.js';
@@ -29,16 +27,8 @@ export async function runDeadlinks(s: DeadlinksSettings): Promise<void> {
   const v = verdict(report, s.failOn);
   const markdown = renderDeadlinksMarkdown(report, v);
 
-  await writeSummary(markdown);
   if (s.annotations) emitAnnotations(brokenLinkAnnotations(report), { cap: s.maxAnnotations, what: 'broken links' });
-  if (s.comment) {
-    const [owner, repo] = s.github.repository.split('/');
-    await commentOnPullRequest(
-      { token: s.githubToken, apiUrl: s.github.apiUrl, owner, repo, issueNumber: s.github.pullRequest, action: 'deadlinks' },
-      fitComment(markdown),
-    );
-  }
-  const reportPath = await writeReport(s.github.tempDir, 'sitelens-deadlinks.json', report);
+  const reportPath = await publishReport({ action: 'deadlinks', markdown, report, comment: s.comment, githubToken: s.githubToken, github: s.github });
   core.setOutput('health_score', report.summary.health_score);
   core.setOutput('broken_count', report.broken_count);
   core.setOutput('pass', v.pass);

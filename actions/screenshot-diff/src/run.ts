@@ -1,8 +1,6 @@
 import * as core from '@actions/core';
 import { createApiClient } from '../../shared/src/api-client.js';
-import { fitComment } from '../../shared/src/markdown.js';
-import { writeReport, writeSummary } from '../../shared/src/report-io.js';
-import { commentOnPullRequest } from '../../shared/src/sticky-comment.js';
+import { publishReport } from '../../shared/src/report-io.js';
 import { compareAll } from './comparisons.js';
 import { renderDiffMarkdown } from './render-markdown.js';
 import type { ScreenshotDiffSettings } from './settings.js';
@@ -17,20 +15,12 @@ export async function runScreenshotDiff(s: ScreenshotDiffSettings): Promise<void
   const report = await compareAll(api, s);
   const markdown = renderDiffMarkdown(report, s);
 
-  await writeSummary(markdown);
   for (const c of report.comparisons) {
     const at = `${c.path} at ${c.viewport.width}x${c.viewport.height}`;
     if (c.error) core.error(c.error, { title: `Screenshot diff failed: ${at}` });
     else if (!c.pass && c.diff) core.error(`${(c.diff.changed_ratio * 100).toFixed(4)} % of pixels changed: ${c.diff.images.diff}`, { title: `Visual change: ${at}` });
   }
-  if (s.comment) {
-    const [owner, repo] = s.github.repository.split('/');
-    await commentOnPullRequest(
-      { token: s.githubToken, apiUrl: s.github.apiUrl, owner, repo, issueNumber: s.github.pullRequest, action: 'screenshot-diff' },
-      fitComment(markdown),
-    );
-  }
-  const reportPath = await writeReport(s.github.tempDir, 'sitelens-screenshot-diff.json', report);
+  const reportPath = await publishReport({ action: 'screenshot-diff', markdown, report, comment: s.comment, githubToken: s.githubToken, github: s.github });
   core.setOutput('changed', report.changed);
   core.setOutput('max_changed_ratio', report.largestRatio);
   core.setOutput('pass', report.pass);
