@@ -115,8 +115,7 @@ export async function run() {
 
     const svc = await startTestService({ LINK_CACHE_OK_SECONDS: '0' });
     try {
-      const key = await svc.newKey();
-      await svc.setKey(key, { tier: 'business' });
+      const key = await svc.newKey('business');
       const timed = async (q: string) => {
         const t = performance.now();
         const r = await svc.call(`/api/deadlinks?${q}`, { headers: { 'x-api-key': key } });

@@ -45,8 +45,7 @@ export async function run() {
   // Business keys allow 60 per minute each; rotate so the limiter never answers 429.
   const keys: string[] = [];
   for (let i = 0; i < 6; i++) {
-    const k = await svc.newKey();
-    await svc.setKey(k, { tier: 'business' });
+    const k = await svc.newKey('business');
     keys.push(k);
   }
   let call = 0;

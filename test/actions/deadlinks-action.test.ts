@@ -34,8 +34,7 @@ describe('actions/deadlinks (dist bundle, as the runner runs it)', function () {
       },
     });
     svc = await startTestService({ GITHUB_API_URL: gh.url });
-    key = await svc.newKey();
-    await svc.setKey(key, { tier: 'business' });
+    key = await svc.newKey('business');
   });
   after(async () => {
     await svc?.close();

@@ -37,8 +37,7 @@ describe('actions/screenshot-diff (dist bundle, as the runner runs it)', functio
     });
     gh = await startGithubStandIn();
     svc = await startTestService();
-    key = await svc.newKey();
-    await svc.setKey(key, { tier: 'business' });
+    key = await svc.newKey('business');
   });
   after(async () => {
     await svc?.close();

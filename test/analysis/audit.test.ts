@@ -25,8 +25,7 @@ describe('GET /api/audit', function () {
     });
     plain = await startFixtureSite({ '/blog': html(wordpressPage, wordpressHeaders) });
     svc = await startTestService({ TLS_EXTRA_CA_FILE: path.join(dir, 'ca.pem') });
-    key = await svc.newKey();
-    await svc.setKey(key, { tier: 'business' });
+    key = await svc.newKey('business');
     await svc.deps.techDetector.ready(); // compiling the fingerprints blocks the loop once; keep it out of the timings
   });
 

@@ -31,8 +31,7 @@ describe('GET /api/perf', function () {
       '/broken': (_req, res) => res.writeHead(500, { 'content-type': 'text/plain', ...cached }).end('boom'),
     });
     svc = await startTestService({ FETCH_TIMEOUT_MS: '2500' });
-    key = await svc.newKey();
-    await svc.setKey(key, { tier: 'business' });
+    key = await svc.newKey('business');
   });
 
   after(async function () {

@@ -21,8 +21,7 @@ describe('GET /api/seo', function () {
       '/gone': html('<html><head><title>Missing page here</title></head></html>', {}, 404),
     });
     svc = await startTestService();
-    key = await svc.newKey();
-    await svc.setKey(key, { tier: 'business' });
+    key = await svc.newKey('business');
   });
 
   after(async function () {

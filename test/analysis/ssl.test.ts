@@ -19,8 +19,7 @@ describe('GET /api/ssl', function () {
     const caFile = path.join(dir, 'ca.pem');
     await writeFile(caFile, ca.cert);
     svc = await startTestService({ TLS_EXTRA_CA_FILE: caFile, FETCH_TIMEOUT_MS: '1500' });
-    key = await svc.newKey();
-    await svc.setKey(key, { tier: 'business' });
+    key = await svc.newKey('business');
   });
 
   after(async function () {

@@ -22,8 +22,7 @@ describe('GET /api/techstack', function () {
 <script>window.jQuery = function () {}; window.jQuery.fn = { jquery: '3.6.4' };</script></body></html>`),
     });
     svc = await startTestService();
-    key = await svc.newKey();
-    await svc.setKey(key, { tier: 'business' });
+    key = await svc.newKey('business');
   });
 
   after(async function () {

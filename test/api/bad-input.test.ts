@@ -36,8 +36,7 @@ describe('bad input table', function () {
   let key: string;
   before(async () => {
     svc = await startTestService();
-    key = await svc.newKey();
-    await svc.setKey(key, { tier: 'business' });
+    key = await svc.newKey('business');
   });
   after(async () => svc.close());
 

@@ -113,8 +113,7 @@ describe('API keys', () => {
   });
 
   it('operator changes: a paid tier marks the key verified, suspension gives 403', async () => {
-    const key = await svc.newKey();
-    await svc.setKey(key, { tier: 'pro' });
+    const key = await svc.newKey('pro');
     const usage = await svc.call('/api/usage', { headers: { 'X-API-Key': key } });
     expect(usage.body).to.include({ tier: 'pro', daily_limit: 1000, verified: true });
     await svc.setKey(key, { status: 'suspended' });

@@ -26,8 +26,7 @@ describe('POST /api/charts/render', function () {
 
   before(async () => {
     svc = await startTestService();
-    key = await svc.newKey();
-    await svc.setKey(key, { tier: 'business' });
+    key = await svc.newKey('business');
   });
   after(() => svc?.close());
 

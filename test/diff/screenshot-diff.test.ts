@@ -26,8 +26,7 @@ describe('POST /api/screenshot/diff', () => {
   before(async () => {
     site = await serve(diffPages);
     svc = await startTestService();
-    key = await svc.newKey();
-    await svc.setKey(key, { tier: 'business' });
+    key = await svc.newKey('business');
   });
   after(async () => {
     await svc?.close();

@@ -27,8 +27,7 @@ describe('GET /api/deadlinks, result cache and bot protection', () => {
       '/gone': status(404),
     });
     svc = await startTestService();
-    key = await svc.newKey();
-    await svc.setKey(key, { tier: 'business' });
+    key = await svc.newKey('business');
   });
   after(async () => {
     await svc?.close();

@@ -15,8 +15,7 @@ describe('GET /api/deadlinks, full mode', () => {
 
   before(async () => {
     svc = await startTestService({ FETCH_TIMEOUT_MS: '800', LINK_CACHE_OK_SECONDS: '0' });
-    key = await svc.newKey();
-    await svc.setKey(key, { tier: 'business' });
+    key = await svc.newKey('business');
     fx = await scenarioSite();
   });
   after(async () => {

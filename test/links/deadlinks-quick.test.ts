@@ -10,8 +10,7 @@ describe('GET /api/deadlinks, quick mode', () => {
 
   before(async () => {
     svc = await startTestService({ FETCH_TIMEOUT_MS: '800' });
-    key = await svc.newKey();
-    await svc.setKey(key, { tier: 'business' });
+    key = await svc.newKey('business');
     fx = await scenarioSite();
     const r = await svc.call(`/api/deadlinks?mode=quick&url=${encodeURIComponent(fx.site.url + '/')}`, { headers: { 'x-api-key': key } });
     expect(r.status, r.text).to.equal(200);
@@ -97,8 +96,7 @@ describe('GET /api/deadlinks, quick mode', () => {
   it('refuses a private start URL with 400 when private targets are not allowed', async () => {
     const strict = await startTestService({ ALLOW_PRIVATE_TARGETS: 'false' });
     try {
-      const k = await strict.newKey();
-      await strict.setKey(k, { tier: 'business' });
+      const k = await strict.newKey('business');
       const r = await strict.call(`/api/deadlinks?mode=quick&url=${encodeURIComponent(fx.site.url)}`, { headers: { 'x-api-key': k } });
       expect(r.status).to.equal(400);
       expect(r.body.error).to.match(/not an allowed target/);

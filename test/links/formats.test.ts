@@ -16,8 +16,7 @@ describe('GET /api/deadlinks output formats', () => {
 
   before(async () => {
     svc = await startTestService({ FETCH_TIMEOUT_MS: '800' });
-    key = await svc.newKey();
-    await svc.setKey(key, { tier: 'business' });
+    key = await svc.newKey('business');
     fx = await scenarioSite();
     json = (await get('json')).body;
   });

@@ -46,8 +46,7 @@ describe('GET /api/deadlinks?github=owner/repo', () => {
     ].join('\n');
     gh = await githubStandIn(readme);
     svc = await startTestService({ GITHUB_API_URL: gh.server.url, GITHUB_TOKEN: 'test-token' });
-    key = await svc.newKey();
-    await svc.setKey(key, { tier: 'business' });
+    key = await svc.newKey('business');
   });
   after(async () => {
     await svc?.close();

@@ -53,8 +53,7 @@ describe('POST /api/screenshot/batch', function () {
   });
 
   it('validates urls (1 to 10), width 320-1920, height 240-1080 and delay', async () => {
-    const key = await svc.newKey();
-    await svc.setKey(key, { tier: 'business' });
+    const key = await svc.newKey('business');
     const cases: Array<[unknown, RegExp]> = [
       [{ urls: [] }, /urls must have at least 1/],
       [{ urls: Array(11).fill(site.url) }, /urls must have at most 10/],
@@ -72,8 +71,7 @@ describe('POST /api/screenshot/batch', function () {
   });
 
   it('a third batch within a minute gives 429 with Retry-After', async () => {
-    const key = await svc.newKey();
-    await svc.setKey(key, { tier: 'business' });
+    const key = await svc.newKey('business');
     for (let i = 0; i < 2; i++) expect((await batch(key, { urls: [`${site.url}/`], width: 320, height: 240 })).status).to.equal(200);
     const third = await batch(key, { urls: [`${site.url}/`] });
     expect(third.status).to.equal(429);

@@ -16,8 +16,7 @@ describe('POST /api/html2image', function () {
   before(async () => {
     svc = await startTestService();
     site = await startFixtureSite();
-    key = await svc.newKey();
-    await svc.setKey(key, { tier: 'business' });
+    key = await svc.newKey('business');
   });
   after(async () => {
     await site?.close();

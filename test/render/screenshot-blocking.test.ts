@@ -18,8 +18,7 @@ describe('GET /api/screenshot, block_ads and target safety', function () {
   before(async () => {
     svc = await startTestService({ FETCH_TIMEOUT_MS: '2000' });
     site = await startFixtureSite();
-    key = await svc.newKey();
-    await svc.setKey(key, { tier: 'business' });
+    key = await svc.newKey('business');
   });
   after(async () => {
     await site?.close();
@@ -82,8 +81,7 @@ describe('GET /api/screenshot, block_ads and target safety', function () {
             try { new WebSocket('${priv.replace('http', 'ws')}/ws'); } catch (e) {}</script></body>`,
         '/redirect': '',
       });
-      strictKey = await strict.newKey();
-      await strict.setKey(strictKey, { tier: 'business' });
+      strictKey = await strict.newKey('business');
     });
     after(async () => {
       await publicSite?.close();

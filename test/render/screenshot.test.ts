@@ -23,8 +23,7 @@ describe('GET /api/screenshot', function () {
     site = await startFixtureSite();
     keys = [];
     for (let i = 0; i < 3; i++) {
-      const k = await svc.newKey();
-      await svc.setKey(k, { tier: 'business' });
+      const k = await svc.newKey('business');
       keys.push(k);
     }
   });

@@ -5,6 +5,7 @@ import type { Server } from 'node:http';
 import { createApp } from '../../server/api/app.js';
 import { composeService, type Service } from '../../server/compose.js';
 import { createWorkers } from '../../server/workers/index.js';
+import type { Tier } from '../../server/keys/tiers.js';
 import { createConfig } from '../../server/config.js';
 import { sharedBrowserPool } from './browser.js';
 
@@ -14,8 +15,11 @@ export interface TestService extends Service {
   server: Server;
   /** GET/POST helper returning status, headers and parsed body. */
   call(path: string, init?: RequestInit & { json?: unknown }): Promise<CallResult>;
-  /** Creates an active anonymous key (through the store, so the per-IP key-creation limit does not apply). */
-  newKey(): Promise<string>;
+  /**
+   * Creates an active key (through the store, so the per-IP key-creation limit does not
+   * apply), anonymous free by default; a paid tier lifts the per-minute quota for busy tests.
+   */
+  newKey(tier?: Tier): Promise<string>;
   /** Sets a key's tier/status through the store (the operator's command does the same). */
   setKey(plain: string, change: Parameters<Service['deps']['keys']['update']>[1]): Promise<void>;
 }
@@ -76,8 +80,10 @@ export async function startTestService(env: Record<string, string> = {}, opts: {
     url,
     server,
     call,
-    async newKey() {
-      return (await service.deps.keys.create()).plain;
+    async newKey(tier) {
+      const { plain, record } = await service.deps.keys.create();
+      if (tier && tier !== 'free') await service.deps.keys.update(record.hash, { tier });
+      return plain;
     },
     async setKey(plain, change) {
       const key = await service.deps.keys.findByPlain(plain);
