@@ -31,8 +31,21 @@ export function targetFailure(err: unknown, kind: NetErrorKind = netErrorKind(er
     case 'timeout':
       return `timed out (${inner})`;
     case 'tls':
-      return `the TLS handshake failed (${inner})`;
+      return `the TLS handshake failed (${readableTlsError(inner)})`;
     default:
       return inner;
   }
+}
+
+/**
+ * OpenSSL's messages carry a library prefix and source path
+ * ("408D…:error:0A00010B:SSL routines:tls_validate_record_header:wrong version number:../deps/…");
+ * keep the reason, and say what the common ones mean.
+ */
+function readableTlsError(message: string): string {
+  const m = /SSL routines:[^:]*:([^:]+):/.exec(message);
+  const reason = (m?.[1] ?? message).trim();
+  if (reason === 'wrong version number') return 'wrong version number: the port does not speak TLS, perhaps plain HTTP';
+  if (reason === 'unsupported protocol') return 'unsupported protocol: the server offers only TLS versions too old to negotiate';
+  return reason;
 }

@@ -1,4 +1,5 @@
 import { writeFile, mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -131,6 +132,19 @@ describe('GET /api/ssl', function () {
 
     expect(r.status).to.equal(502);
     expect(r.body.error).to.match(/refused/);
+  });
+
+  it('when the port speaks plain HTTP, answers 502 saying so without OpenSSL internals', async function () {
+    const plain = http.createServer((_req, res) => res.end('plain'));
+    await new Promise<void>((r) => plain.listen(0, '127.0.0.1', () => r()));
+    closers.push(() => new Promise((r) => plain.close(() => r())));
+    const { port } = plain.address() as net.AddressInfo;
+
+    const r = await check(`localhost:${port}`);
+
+    expect(r.status).to.equal(502);
+    expect(r.body.error).to.match(/does not speak TLS, perhaps plain HTTP/);
+    expect(r.body.error).not.to.match(/SSL routines|deps\/openssl/);
   });
 
   it('when the server accepts TCP but never answers the handshake, answers 504', async function () {
