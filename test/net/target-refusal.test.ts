@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSafeHttp, netErrorKind } from '../../server/net/safe-http.js';
 import { createTargetPolicy } from '../../server/net/target-policy.js';
+import { startTestService, type TestService } from '../support/service.js';
 
 /**
  * Only loopback is used: 127.0.0.2 plays a "public" site (allowed by the policy's list),
@@ -69,5 +70,66 @@ describe('target safety end to end', () => {
     const res = await client.fetch(`http://127.0.0.1:${port}/`);
     expect(await res.text()).to.equal('secret');
     await client.close();
+  });
+});
+
+/**
+ * The same rule through the API: the service allows only 127.0.0.2 (the "public" site),
+ * so 127.0.0.1 plays the private network behind it.
+ */
+describe('target safety through the API', function () {
+  this.timeout(60_000);
+  let privateHits = 0;
+  let privateServer: http.Server;
+  let publicServer: http.Server;
+  let port: number;
+  let svc: TestService;
+  let key: string;
+
+  before(async () => {
+    privateServer = http.createServer((_req, res) => {
+      privateHits++;
+      res.end('secret');
+    });
+    await new Promise<void>((r) => privateServer.listen(0, '127.0.0.1', () => r()));
+    port = (privateServer.address() as AddressInfo).port;
+    publicServer = http.createServer((req, res) => {
+      if (req.url === '/to-private') res.writeHead(302, { location: `http://127.0.0.1:${port}/` }).end();
+      else res.setHeader('content-type', 'text/html').end(`<a href="http://127.0.0.1:${port}/admin">admin</a><a href="http://localhost:${port}/x">x</a><a href="/ok">ok</a>`);
+    });
+    await new Promise<void>((r) => publicServer.listen(port, '127.0.0.2', () => r()));
+    svc = await startTestService({ ALLOW_PRIVATE_TARGETS: '127.0.0.2/32' });
+    key = await svc.newKey('business');
+  });
+  after(async () => {
+    await svc.close();
+    privateServer.close();
+    publicServer.close();
+  });
+  beforeEach(() => (privateHits = 0));
+
+  const get = (path: string) => svc.call(path, { headers: { 'X-API-Key': key } });
+
+  it('GET /api/perf, for a loopback URL, answers 400 naming the refused address', async () => {
+    const r = await get(`/api/perf?url=${encodeURIComponent(`http://127.0.0.1:${port}/`)}`);
+    expect(r.status).to.equal(400);
+    expect(r.body.error).to.match(/127\.0\.0\.1 is a loopback address/);
+    expect(privateHits).to.equal(0);
+  });
+
+  it('GET /api/perf, for an allowed host that redirects to loopback, refuses the hop', async () => {
+    const r = await get(`/api/perf?url=${encodeURIComponent(`http://127.0.0.2:${port}/to-private`)}`);
+    expect(r.status).to.equal(400);
+    expect(r.body.error).to.match(/loopback/);
+    expect(privateHits).to.equal(0);
+  });
+
+  it('GET /api/deadlinks, on an allowed page linking to loopback, reports blocked_target without a request', async () => {
+    const r = await get(`/api/deadlinks?mode=quick&url=${encodeURIComponent(`http://127.0.0.2:${port}/`)}`);
+    expect(r.status).to.equal(200);
+    const kinds = Object.fromEntries(r.body.broken_links.map((l: { url: string; kind: string }) => [l.url, l.kind]));
+    expect(kinds[`http://127.0.0.1:${port}/admin`]).to.equal('blocked_target');
+    expect(kinds[`http://localhost:${port}/x`]).to.equal('blocked_target');
+    expect(privateHits).to.equal(0);
   });
 });

@@ -105,6 +105,22 @@ describe('browser pool', function () {
     expect(pool.browserPid()).to.not.equal(pid);
   });
 
+  it('withPage, after recycleAfter renders, moves to a fresh browser and closes the old one', async () => {
+    const small = createBrowserPool({ chromePath: '/usr/bin/chromium', concurrency: 2, queue: 4, recycleAfter: 2, timeoutMs: 20_000 });
+    try {
+      const render = () => small.withPage({ policy: open }, async (page) => (await page.goto(`${site.url}/`))?.status());
+      expect(await render()).to.equal(200);
+      const first = small.browserPid();
+      expect(await render()).to.equal(200);
+      expect(await render()).to.equal(200);
+      expect(small.stats().launches).to.equal(2);
+      expect(small.browserPid()).to.be.a('number').and.not.equal(first);
+      expect(() => process.kill(first!, 0), 'the retired browser exited').to.throw();
+    } finally {
+      await small.close();
+    }
+  });
+
   it('withPage, with only 127.0.0.2 allowed, keeps private addresses and file: out of the page', async () => {
     const privateSite = await serve('127.0.0.1', { '/secret': 'secret' });
     const tmpPng = path.join(os.tmpdir(), `pool-test-${process.pid}.png`);
