@@ -8,6 +8,9 @@
  *      event loop's max delay while drawing.
  *   npm run bench -- render
  */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -138,14 +141,31 @@ export async function run() {
     const threads = svc.deps.config.CHART_THREADS;
     const workers = await measure(() => svc.deps.charts.render(task), threads * 2);
     const mainThread = await measure(() => renderChart(task), 1);
+    const peer = await quickChartEngine(task);
+    const quickChart = peer ? await measure(peer, 1) : undefined;
     console.log(`\n(b) Chart.js bar chart 800x450 PNG for ${CHART_SECONDS} s each`);
     console.table({
       [`worker threads (piscina, ${threads} threads)`]: workers,
       'main thread (same code, no workers)': mainThread,
+      ...(quickChart ? { 'chartjs-node-canvas (QuickChart engine, main thread)': quickChart } : {}),
     });
+    if (quickChart) console.log(`ratio ours (workers) / chartjs-node-canvas renders/s: ${(workers['renders/s'] / quickChart['renders/s']).toFixed(2)}x (target >= 2x)`);
+    else console.log('chartjs-node-canvas not installed: run bench/support/install-peers.sh (./run bench does)');
   } finally {
     await svc.close();
     await svc.deps.browser.close();
     site.close();
   }
+}
+
+/** chartjs-node-canvas from ./data/bench-peers (bench/support/install-peers.sh), drawing the same chart; undefined when absent. */
+async function quickChartEngine(task: ChartTask): Promise<(() => Promise<unknown>) | undefined> {
+  const peers = path.resolve('data/bench-peers/package.json');
+  if (!fs.existsSync(peers)) return undefined;
+  const { ChartJSNodeCanvas } = createRequire(peers)('chartjs-node-canvas') as {
+    ChartJSNodeCanvas: new (o: { width: number; height: number; backgroundColour: string }) => { renderToBuffer(c: unknown): Promise<Buffer> };
+  };
+  const canvas = new ChartJSNodeCanvas({ width: task.width, height: task.height, backgroundColour: task.background });
+  const config = { type: task.type, data: task.data, options: { ...task.options, animation: false, responsive: false } };
+  return () => canvas.renderToBuffer(config);
 }

