@@ -2,7 +2,7 @@ import express, { type ErrorRequestHandler, type Request, type Response } from '
 import type { AppDeps } from './deps.js';
 import { HttpError } from './errors.js';
 import { rateHeaders, type RateState } from './limiter.js';
-import type { RouteSpec } from './route.js';
+import type { AnyRoute } from './route.js';
 import { allRoutes } from './routes/index.js';
 import { swaggerAssets } from './routes/service.js';
 import { parseInput } from './validation.js';
@@ -13,7 +13,7 @@ const NOTICE =
   'You are using the API without a key, under the strictest limits. Create a free key with POST /api/keys (no sign-up) for higher limits; see /api/health for docs.';
 
 /** Builds the Express app; nothing listens or connects here. */
-export function createApp(deps: AppDeps, routes: RouteSpec<any, any, any>[] = allRoutes(deps)) {
+export function createApp(deps: AppDeps, routes: AnyRoute[] = allRoutes(deps)) {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
@@ -45,7 +45,7 @@ export function createApp(deps: AppDeps, routes: RouteSpec<any, any, any>[] = al
   return app;
 }
 
-function mount(app: express.Express, spec: RouteSpec<any, any, any>, deps: AppDeps) {
+function mount(app: express.Express, spec: AnyRoute, deps: AppDeps) {
   const parsers = spec.rawBody
     ? [express.text({ type: () => true, limit: spec.rawBody.maxBytes })]
     : [];
@@ -77,7 +77,7 @@ function mount(app: express.Express, spec: RouteSpec<any, any, any>, deps: AppDe
 }
 
 /** Finds the caller's key in X-API-Key, Authorization: Bearer or ?key=, and applies the route's key rule. */
-async function authenticate(req: Request, spec: RouteSpec<any, any, any>, deps: AppDeps): Promise<KeyRecord | null> {
+async function authenticate(req: Request, spec: AnyRoute, deps: AppDeps): Promise<KeyRecord | null> {
   const plain = credential(req);
   if (!plain) {
     if (spec.key === 'required' || spec.key === 'required-any-status') {
@@ -112,7 +112,7 @@ export function credential(req: Request): string | undefined {
 
 const unmetered = new Set(['cheap', 'keys', 'verify']);
 
-async function applyLimits(req: Request, spec: RouteSpec<any, any, any>, key: KeyRecord | null, deps: AppDeps): Promise<RateState | null> {
+async function applyLimits(req: Request, spec: AnyRoute, key: KeyRecord | null, deps: AppDeps): Promise<RateState | null> {
   const limit = spec.limit ?? 'cheap';
   try {
     if (key && !unmetered.has(limit)) {

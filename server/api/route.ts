@@ -50,6 +50,9 @@ export interface RouteSpec<Q = unknown, B = unknown, P = unknown> {
   handler(input: RouteInput<Q, B, P>): Promise<void> | void;
 }
 
+/** A route of any input types, as held in the route list (each spec keeps its own types). */
+export type AnyRoute = RouteSpec<any, any, any>;
+
 /** Identity function that infers the schema types for the handler. */
 export function defineRoute<Q = Record<string, never>, B = undefined, P = Record<string, never>>(
   spec: RouteSpec<Q, B, P>,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { apis, serviceVersion, type ApiName } from '../api/api-names.js';
-import type { RouteSpec } from '../api/route.js';
+import type { AnyRoute } from '../api/route.js';
 
 type Json = Record<string, unknown>;
 
@@ -10,7 +10,7 @@ const toSchema = (s: z.ZodType, io: 'input' | 'output') => {
 };
 
 /** The OpenAPI 3.1 document of one API, generated from the same zod schemas that validate requests. */
-export function buildOpenApi(name: ApiName, routes: RouteSpec<any, any, any>[], baseUrl: string): Json {
+export function buildOpenApi(name: ApiName, routes: AnyRoute[], baseUrl: string): Json {
   const info = apis[name];
   const paths: Record<string, Json> = {};
   for (const r of routes.filter((x) => x.api === name && !x.hidden)) {
@@ -37,7 +37,7 @@ export function buildOpenApi(name: ApiName, routes: RouteSpec<any, any, any>[], 
   };
 }
 
-function operation(r: RouteSpec<any, any, any>): Json {
+function operation(r: AnyRoute): Json {
   const parameters: Json[] = [];
   for (const [where, schema] of [['query', r.query], ['path', r.params]] as const) {
     if (!schema) continue;
@@ -91,7 +91,7 @@ function operation(r: RouteSpec<any, any, any>): Json {
 }
 
 /** A Postman v2.1 collection with one request per documented operation. */
-export function buildPostman(routes: RouteSpec<any, any, any>[], baseUrl: string): Json {
+export function buildPostman(routes: AnyRoute[], baseUrl: string): Json {
   const folders = (Object.keys(apis) as ApiName[]).map((name) => ({
     name: apis[name].title,
     item: routes

@@ -277,7 +277,6 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
     } finally {
       clearTimeout(timer);
       finished = true;
-      finished = true;
       // After a timeout the context may still be on its way; close it whenever it arrives.
       // close() fails only when the browser is already gone, which closed it too.
       const closing = contextPromise?.then((c) => c.close()).catch(() => undefined);

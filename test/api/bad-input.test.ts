@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { z } from 'zod';
 import { allRoutes } from '../../server/api/routes/index.js';
-import type { RouteSpec } from '../../server/api/route.js';
+import type { AnyRoute } from '../../server/api/route.js';
 import { startTestService, type TestService } from '../support/service.js';
 
-interface Case { route: RouteSpec<any, any, any>; param: string; value: string | undefined; why: string }
+interface Case { route: AnyRoute; param: string; value: string | undefined; why: string }
 type PropSchema = { type?: string; minimum?: number; maximum?: number; enum?: unknown[]; format?: string };
 
 /**
@@ -12,7 +12,7 @@ type PropSchema = { type?: string; minimum?: number; maximum?: number; enum?: un
  * covered the day it lands: each required parameter missing, each bounded integer out of
  * range and not a number, each enum given a value outside it → 400 JSON naming the parameter.
  */
-function cases(routes: RouteSpec<any, any, any>[]): Case[] {
+function cases(routes: AnyRoute[]): Case[] {
   const out: Case[] = [];
   for (const route of routes) {
     if (!route.query || route.method !== 'get' || route.hidden) continue;

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../deps.js';
-import type { RouteSpec } from '../route.js';
+import type { AnyRoute } from '../route.js';
 import { deadlinkRoutes } from './deadlinks.js';
 import { keyRoutes } from './keys.js';
 import { serviceRoutes } from './service.js';
@@ -15,8 +15,8 @@ import { seoRoutes } from './seo.js';
 import { auditRoutes } from './audit.js';
 
 /** Every route of the service; the OpenAPI documents are built from this same list. */
-export function allRoutes(deps: AppDeps): RouteSpec<any, any, any>[] {
-  const routes: RouteSpec<any, any, any>[] = [
+export function allRoutes(deps: AppDeps): AnyRoute[] {
+  const routes: AnyRoute[] = [
     ...keyRoutes(deps),
     ...deadlinkRoutes(deps),
     ...sslRoutes(deps),

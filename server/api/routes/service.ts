@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { apis, serviceVersion, type ApiName } from '../api-names.js';
 import type { AppDeps } from '../deps.js';
 import { notFound } from '../errors.js';
-import { defineRoute, type RouteSpec } from '../route.js';
+import { defineRoute, type AnyRoute } from '../route.js';
 import { buildApisJson, buildOpenApi, buildPostman } from '../../openapi/build.js';
 import { docsPage } from '../../public/docs-page.js';
 
@@ -13,7 +13,7 @@ const apiNames = Object.keys(apis) as [ApiName, ...ApiName[]];
 const errorBody = z.object({ error: z.string() });
 
 /** Health, discovery documents, metrics and the docs page. `routes` is the full list, for the documents. */
-export function serviceRoutes(deps: AppDeps, routes: () => RouteSpec<any, any, any>[]) {
+export function serviceRoutes(deps: AppDeps, routes: () => AnyRoute[]) {
   const base = deps.config.baseUrl;
   return [
     defineRoute({
