@@ -48,6 +48,7 @@ export async function composeService(
       concurrency: config.BROWSER_CONCURRENCY,
       queue: config.BROWSER_QUEUE,
       recycleAfter: config.BROWSER_RECYCLE_AFTER,
+      warmSpare: config.BROWSER_WARM_SPARE,
       timeoutMs: config.RENDER_TIMEOUT_MS,
       log,
     });

@@ -51,6 +51,8 @@ const schema = z.object({
   BROWSER_CONCURRENCY: int(4, 1, 64),
   /** Renders allowed to wait for a free page before 429. @default 32 */
   BROWSER_QUEUE: int(32, 0, 10_000),
+  /** Keep one fresh context + page ready while a pool slot is idle (~100 ms off a render). @default true */
+  BROWSER_WARM_SPARE: bool(true),
   /** Renders after which the browser is relaunched to bound memory. @default 200 */
   BROWSER_RECYCLE_AFTER: int(200, 1, 1_000_000),
   /** Hard cap of one render, in ms. @default 60000 */

@@ -1,4 +1,4 @@
-import puppeteer, { type Browser, type HTTPRequest, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type BrowserContext, type HTTPRequest, type Page } from 'puppeteer-core';
 import { HttpError, tooMany } from '../api/errors.js';
 import type { Logger } from '../log.js';
 import type { TargetPolicy } from '../net/target-policy.js';
@@ -17,6 +17,12 @@ export interface BrowserPoolOptions {
   timeoutMs: number;
   /** Extra Chromium flags, appended to the pool's own. */
   extraArgs?: string[];
+  /**
+   * Keep one fresh context + page ready while a slot is free, so a render skips the ~200 ms
+   * Chromium spends creating them. The spare is never used twice and counts against the cap.
+   * @default true
+   */
+  warmSpare?: boolean;
   log?: Logger;
 }
 
@@ -45,6 +51,8 @@ export interface PoolStats {
   capacity: number;
   renders: number;
   launches: number;
+  /** 1 while a fresh context + page waits for the next render. */
+  spare: number;
 }
 
 export interface BrowserPool {
@@ -100,6 +108,18 @@ interface Instance {
   retiring: boolean;
 }
 
+interface Prepared {
+  context: BrowserContext;
+  page: Page;
+}
+
+/** A context + page made ahead of demand for one policy on one browser instance. */
+interface Spare {
+  policy: TargetPolicy;
+  inst: Instance;
+  ready: Promise<Prepared>;
+}
+
 interface Waiter {
   resolve(): void;
   reject(err: Error): void;
@@ -116,11 +136,17 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
   let latest: Instance | undefined;
   let pages = 0;
   let closed = false;
+  let spare: Spare | undefined;
 
   const acquire = async (waitMs: number): Promise<void> => {
     if (closed) throw new HttpError(503, 'the renderer is shutting down');
     if (active < concurrency) {
       active++;
+      return;
+    }
+    if (spare) {
+      // The spare holds a slot; a render that needs it wins, and the slot passes to it.
+      discardSpare();
       return;
     }
     if (waiters.length >= queueMax) {
@@ -205,7 +231,20 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
     return proxy;
   };
 
-  async function preparePage(page: Page, inst: Instance, { locale, mobile }: LeaseOptions) {
+  /** A fresh isolated context and page behind the policy's proxy, with the scheme filter on. */
+  async function newContextPage(inst: Instance, proxy: SafetyProxy, onContext: (c: Promise<BrowserContext>) => void): Promise<Prepared> {
+    const contextPromise = inst.browser.createBrowserContext({
+      proxyServer: proxy.url,
+      proxyBypassList: ['<-loopback>'],
+      downloadBehavior: { policy: 'deny' },
+    });
+    onContext(contextPromise);
+    const context = await contextPromise;
+    const page = await context.newPage();
+    // Popups would be pages nobody watches; the proxy covers them, but they cost memory.
+    context.on('targetcreated', (target) => {
+      if (target.type() === 'page') void target.page().then((p) => p?.close(), () => undefined);
+    });
     await page.setRequestInterception(true);
     page.on('request', (req: HTTPRequest) => {
       if (req.isInterceptResolutionHandled()) return;
@@ -216,6 +255,11 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
     // Without credentials, Chromium fails a Basic-auth challenge with ERR_INVALID_AUTH_CREDENTIALS
     // under interception; empty ones make it show the target's 401 page, which is what it serves.
     await page.authenticate({ username: '', password: '' });
+    return { context, page };
+  }
+
+  /** What differs per render: user agent (mobile or not) and language. */
+  async function applyLeaseOptions(page: Page, inst: Instance, { locale, mobile }: LeaseOptions) {
     const cdp = await page.createCDPSession();
     await cdp.send('Network.setUserAgentOverride', {
       userAgent: mobile ? mobileAgent(inst.userAgent) : inst.userAgent,
@@ -226,38 +270,81 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
     }
   }
 
+  /** Drops the spare (its context closes in the background); its slot is the caller's to pass on or release. */
+  function discardSpare() {
+    const s = spare;
+    if (!s) return;
+    spare = undefined;
+    void s.ready.then((p) => p.context.close()).catch(() => undefined).finally(() => endUse(s.inst));
+  }
+
+  /** The spare, when it fits this render; else undefined (and a misfit spare is dropped). */
+  async function takeSpare(policy: TargetPolicy, inst: Instance): Promise<Prepared | undefined> {
+    const s = spare;
+    if (!s) return undefined;
+    if (s.policy !== policy || s.inst !== inst || inst.retiring) {
+      discardSpare();
+      release(); // the render holds its own slot; the spare's is free
+      return undefined;
+    }
+    spare = undefined;
+    release(); // the spare's page becomes the render's, in the render's own slot
+    endUse(s.inst);
+    const prepared = await s.ready.catch(() => undefined);
+    if (!prepared || prepared.page.isClosed()) return undefined;
+    return prepared;
+  }
+
+  /**
+   * After a render, while a slot is free and nobody waits, prepares the next render's context
+   * and page. Not during a render: on two cores the spare's creation slows the render as much
+   * as it saves the next one (measured).
+   */
+  function warmSpare(policy: TargetPolicy, proxy: SafetyProxy) {
+    if (options.warmSpare === false || closed || spare || waiters.length || active >= concurrency) return;
+    const inst = latest;
+    if (!inst || inst.retiring || !inst.browser.connected) return;
+    active++;
+    inst.leases++;
+    const ready = newContextPage(inst, proxy, () => undefined);
+    ready.catch(() => undefined);
+    spare = { policy, inst, ready };
+  }
+
+  /** One user of an instance is done; a retired instance closes after its last. */
+  function endUse(inst: Instance) {
+    inst.leases--;
+    if (inst.retiring && inst.leases === 0) {
+      void inst.browser.close().catch((err) => log?.warn({ err }, 'closing a retired browser failed'));
+    }
+  }
+
   async function withPage<T>(opts: LeaseOptions, fn: (page: Page) => Promise<T>): Promise<T> {
     const timeoutMs = opts.timeoutMs ?? options.timeoutMs;
     await acquire(options.timeoutMs);
     let inst: Instance | undefined;
     let timer: NodeJS.Timeout | undefined;
-    let contextPromise: ReturnType<Browser['createBrowserContext']> | undefined;
+    let contextPromise: Promise<BrowserContext> | undefined;
+    let proxy: SafetyProxy | undefined;
     let finished = false;
     let counted = false;
     try {
-      const proxy = await proxyFor(opts.policy);
+      proxy = await proxyFor(opts.policy);
       inst = await instance();
       inst.leases++;
       inst.renders++;
       renders++;
       if (inst.renders >= recycleAfter) retire(inst);
       const leased = inst;
+      const leasedProxy = proxy;
       const work = (async () => {
-        contextPromise = leased.browser.createBrowserContext({
-          proxyServer: proxy.url,
-          proxyBypassList: ['<-loopback>'],
-          downloadBehavior: { policy: 'deny' },
-        });
-        const context = await contextPromise;
-        const page = await context.newPage();
+        const reused = await takeSpare(opts.policy, leased);
+        if (reused) contextPromise = Promise.resolve(reused.context);
+        const { page } = reused ?? (await newContextPage(leased, leasedProxy, (c) => (contextPromise = c)));
         if (finished) throw new Error('lease already ended');
         pages++;
         counted = true;
-        // Popups would be pages nobody watches; the proxy covers them, but they cost memory.
-        context.on('targetcreated', (target) => {
-          if (target.type() === 'page') void target.page().then((p) => p?.close(), () => undefined);
-        });
-        await preparePage(page, leased, opts);
+        await applyLeaseOptions(page, leased, opts);
         return fn(page);
       })();
       const timeout = new Promise<never>((_, reject) => {
@@ -289,6 +376,7 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
         }
       }
       release();
+      if (proxy) warmSpare(opts.policy, proxy);
     }
   }
 
@@ -304,11 +392,12 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
   return {
     withPage,
     checkTarget,
-    stats: () => ({ open: pages, leased: active, queued: waiters.length, capacity: concurrency, renders, launches }),
+    stats: () => ({ open: pages, leased: active - (spare ? 1 : 0), queued: waiters.length, capacity: concurrency, renders, launches, spare: spare ? 1 : 0 }),
     browserPid: () => (latest?.browser.connected ? latest.browser.process()?.pid : undefined),
     async close() {
       closed = true;
       for (const w of waiters.splice(0)) w.reject(new HttpError(503, 'the renderer is shutting down'));
+      discardSpare();
       const inst = await current?.catch(() => undefined);
       current = undefined;
       await inst?.browser.close().catch(() => undefined);

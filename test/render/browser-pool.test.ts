@@ -105,6 +105,23 @@ describe('browser pool', function () {
     expect(pool.browserPid()).to.not.equal(pid);
   });
 
+  it('withPage, render after render, shares no cookies or storage, also through the warm spare page', async () => {
+    await pool.withPage({ policy: open }, async (page) => {
+      await page.goto(`${site.url}/`);
+      await page.evaluate(() => {
+        document.cookie = 'session=secret; max-age=3600';
+        localStorage.setItem('token', 'secret');
+      });
+    });
+    await new Promise((r) => setTimeout(r, 500)); // idle: the pool prepares its spare
+    expect(pool.stats().spare).to.equal(1);
+    const seen = await pool.withPage({ policy: open }, async (page) => {
+      await page.goto(`${site.url}/`);
+      return page.evaluate(() => ({ cookie: document.cookie, token: localStorage.getItem('token') }));
+    });
+    expect(seen).to.deep.equal({ cookie: '', token: null });
+  });
+
   it('withPage, after recycleAfter renders, moves to a fresh browser and closes the old one', async () => {
     const small = createBrowserPool({ chromePath: '/usr/bin/chromium', concurrency: 2, queue: 4, recycleAfter: 2, timeoutMs: 20_000 });
     try {
