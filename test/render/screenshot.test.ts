@@ -70,6 +70,14 @@ describe('GET /api/screenshot', function () {
     });
   });
 
+  it('response_type=json, answers the base64 image with its format and size, as a queued job result', async () => {
+    const r = await shot({ url: `${site.url}/`, width: 640, height: 360, full_page: false, response_type: 'json' });
+    expect(r.status, r.text).to.equal(200);
+    expect(r.body).to.include({ url: `${site.url}/`, format: 'png', width: 640, height: 360, target_status: 200 });
+    const img = await decode(Buffer.from(r.body.image, 'base64'));
+    expect([img.width, img.height]).to.deep.equal([640, 360]);
+  });
+
   it('width and height with scale=2 give twice the size', async () => {
     const r = await shot({ url: `${site.url}/`, width: 500, height: 300, full_page: false, scale: 2 });
     const img = await decode(r.buffer);

@@ -3,7 +3,7 @@ import type { AppDeps } from '../deps.js';
 import { HttpError, badRequest } from '../errors.js';
 import { defineRoute, qBool, qInt, qUrl } from '../route.js';
 import { captureScreenshot, type ScreenshotOptions } from '../../render/screenshot.js';
-import { viewportNames } from '../../render/viewports.js';
+import { viewportNames, viewportPresets } from '../../render/viewports.js';
 import { innermostMessage } from '../../net/safe-http.js';
 
 const errorBody = z.object({ error: z.string() });
@@ -58,6 +58,9 @@ const screenshotQuery = z.object({
   http_password: optionalText(200, 'HTTP Basic Auth password toward the target; requires an API key'),
   accept_language: language.describe('Accept-Language header and browser locale, e.g. de-DE'),
   lang: language.describe('Alias of accept_language'),
+  response_type: z
+    .preprocess(emptyToUndefined, z.enum(['binary', 'json']).default('binary'))
+    .describe('`binary` (default): the image itself. `json`: `{url, image (base64), format, width, height, target_status}`, the shape of a queued job\'s result'),
   key: z.string().optional(),
 });
 
@@ -115,7 +118,20 @@ export function screenshotRoutes(deps: AppDeps) {
       responses: {
         200: {
           description: 'The image or PDF; `X-Target-Status` carries the page\'s HTTP status',
-          content: { 'image/png': 'binary', 'image/jpeg': 'binary', 'image/webp': 'binary', 'application/pdf': 'binary' },
+          content: {
+            'image/png': 'binary',
+            'image/jpeg': 'binary',
+            'image/webp': 'binary',
+            'application/pdf': 'binary',
+            'application/json': z.object({
+              url: z.string(),
+              image: z.string().describe('Base64-encoded image or PDF'),
+              format: z.string(),
+              width: z.number().int().describe('Viewport width in CSS px'),
+              height: z.number().int().describe('Viewport height in CSS px'),
+              target_status: z.number().int().nullable(),
+            }),
+          },
         },
         400: { description: 'Invalid parameter, script error, missing element or refused target', content: { 'application/json': errorBody } },
         401: { description: 'http_username/http_password without an API key', content: { 'application/json': errorBody } },
@@ -148,7 +164,13 @@ export function screenshotRoutes(deps: AppDeps) {
           acceptLanguage: q.accept_language ?? q.lang,
         });
         if (shot.targetStatus !== null) res.set('X-Target-Status', String(shot.targetStatus));
-        res.set('Cache-Control', 'no-store').type(shot.contentType).send(shot.body);
+        res.set('Cache-Control', 'no-store');
+        if (q.response_type === 'json') {
+          const size = q.viewport ? viewportPresets[q.viewport] : { width: q.width, height: q.height };
+          res.json({ url: q.url, image: shot.body.toString('base64'), format: q.format, width: size.width, height: size.height, target_status: shot.targetStatus });
+          return;
+        }
+        res.type(shot.contentType).send(shot.body);
       },
     }),
     defineRoute({
