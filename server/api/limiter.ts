@@ -73,11 +73,9 @@ export class Limiter {
     return states.reduce((a, b) => (b.remaining < a.remaining ? b : a));
   }
 
-  /** Calls left today for a key, without consuming. */
-  async remainingToday(key: KeyRecord, daily: number): Promise<{ remaining: number; resetSeconds: number }> {
-    const res = await this.limiter('key:day', daily, DAY).get(key.hash);
-    if (!res) return { remaining: daily, resetSeconds: DAY };
-    return { remaining: Math.max(0, daily - res.consumedPoints), resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
+  /** The Redis key counting a key's calls in its current 24-hour window (read by /api/usage with one MGET). */
+  dailyCountKey(key: KeyRecord, daily: number): string {
+    return this.limiter('key:day', daily, DAY).getKey(key.hash);
   }
 
   private async consume(l: RateLimiterRedis, id: string, message: string): Promise<RateState> {
