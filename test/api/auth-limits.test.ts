@@ -201,4 +201,17 @@ describe('keys operator command', () => {
     const usage = await svc.call('/api/usage', { headers: { 'X-API-Key': key } });
     expect(usage.body.tier).to.equal('pro');
   });
+
+  it('npm run keys -- suspend KEY, while the service has the key cached, takes effect shortly after', async () => {
+    const key = await svc.newKey();
+    expect((await svc.call('/api/usage', { headers: { 'X-API-Key': key } })).body.status).to.equal('active');
+    const env = { ...process.env, REDIS_URL: process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: svc.deps.config.REDIS_PREFIX };
+    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/keys/cli.ts', 'suspend', key], { env });
+    let status = 'active';
+    for (let i = 0; i < 100 && status === 'active'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = (await svc.call('/api/usage', { headers: { 'X-API-Key': key } })).body.status;
+    }
+    expect(status).to.equal('suspended');
+  });
 });
