@@ -60,6 +60,12 @@ export function defineRoute<Q = Record<string, never>, B = undefined, P = Record
   return spec;
 }
 
+/** The one error envelope (DESIGN.md): `{ "error": "…" }` naming the parameter and the rule. */
+export const errorBody = z.object({ error: z.string().describe('What went wrong, naming the parameter and the rule') });
+
+/** A documented error reply with the error envelope. */
+export const errorResponse = (description: string): ResponseDoc => ({ description, content: { 'application/json': errorBody } });
+
 // ---- parameter helpers shared by every router ----
 
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);

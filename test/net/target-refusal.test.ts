@@ -6,42 +6,56 @@ import { createTargetPolicy } from '../../server/net/target-policy.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 /**
- * Only loopback is used: 127.0.0.2 plays a "public" site (allowed by the policy's list),
- * 127.0.0.1 plays the private network that must stay out of reach.
+ * Only loopback is used: 127.0.0.1 plays the private network that must stay out of reach;
+ * 127.0.0.2, on the same port, a "public" site (allowed by the policy's list) that points into it.
  */
+async function startNetworks() {
+  let hits = 0;
+  const privateServer = http.createServer((_req, res) => {
+    hits++;
+    res.end('secret');
+  });
+  await new Promise<void>((r) => privateServer.listen(0, '127.0.0.1', () => r()));
+  const port = (privateServer.address() as AddressInfo).port;
+  const redirects: Record<string, string> = {
+    '/to-private': `http://127.0.0.1:${port}/`,
+    '/to-localhost': `http://localhost:${port}/`,
+    '/to-decimal': `http://2130706433:${port}/`,
+  };
+  const publicServer = http.createServer((req, res) => {
+    const to = redirects[req.url ?? ''];
+    if (to) res.writeHead(302, { location: to }).end();
+    else res.setHeader('content-type', 'text/html').end(`<h1>public page</h1><a href="http://127.0.0.1:${port}/admin">admin</a><a href="http://localhost:${port}/x">x</a><a href="/ok">ok</a>`);
+  });
+  await new Promise<void>((r) => publicServer.listen(port, '127.0.0.2', () => r()));
+  return {
+    port,
+    privateHits: () => hits,
+    reset: () => void (hits = 0),
+    close: () => {
+      privateServer.close();
+      publicServer.close();
+    },
+  };
+}
+
 describe('target safety end to end', () => {
-  let privateHits = 0;
-  let privateServer: http.Server;
-  let publicServer: http.Server;
+  let net: Awaited<ReturnType<typeof startNetworks>>;
   let port: number;
 
   before(async () => {
-    privateServer = http.createServer((_req, res) => {
-      privateHits++;
-      res.end('secret');
-    });
-    await new Promise<void>((r) => privateServer.listen(0, '127.0.0.1', () => r()));
-    port = (privateServer.address() as AddressInfo).port;
-    publicServer = http.createServer((req, res) => {
-      if (req.url === '/to-private') res.writeHead(302, { location: `http://127.0.0.1:${port}/` }).end();
-      else if (req.url === '/to-localhost') res.writeHead(301, { location: `http://localhost:${port}/` }).end();
-      else if (req.url === '/to-decimal') res.writeHead(302, { location: `http://2130706433:${port}/` }).end();
-      else res.end('public page');
-    });
-    await new Promise<void>((r) => publicServer.listen(port, '127.0.0.2', () => r()));
+    net = await startNetworks();
+    port = net.port;
   });
-  after(() => {
-    privateServer.close();
-    publicServer.close();
-  });
-  beforeEach(() => (privateHits = 0));
+  after(() => net.close());
+  beforeEach(() => net.reset());
 
   const http2 = () => createSafeHttp({ policy: createTargetPolicy('127.0.0.2/32') });
 
   it('fetches an allowed host', async () => {
     const client = http2();
     const res = await client.fetch(`http://127.0.0.2:${port}/`);
-    expect(await res.text()).to.equal('public page');
+    expect(await res.text()).to.include('public page');
     await client.close();
   });
 
@@ -50,7 +64,7 @@ describe('target safety end to end', () => {
       const client = http2();
       const err = await client.fetch(`http://${target}:${port}/`).then(() => null, (e: unknown) => e);
       expect(netErrorKind(err)).to.equal('blocked_target');
-      expect(privateHits).to.equal(0);
+      expect(net.privateHits()).to.equal(0);
       await client.close();
     });
   }
@@ -60,7 +74,7 @@ describe('target safety end to end', () => {
       const client = http2();
       const err = await client.fetch(`http://127.0.0.2:${port}${path}`).then(() => null, (e: unknown) => e);
       expect(netErrorKind(err)).to.equal('blocked_target');
-      expect(privateHits).to.equal(0);
+      expect(net.privateHits()).to.equal(0);
       await client.close();
     });
   }
@@ -73,40 +87,25 @@ describe('target safety end to end', () => {
   });
 });
 
-/**
- * The same rule through the API: the service allows only 127.0.0.2 (the "public" site),
- * so 127.0.0.1 plays the private network behind it.
- */
+/** The same rule through the API: the service allows only 127.0.0.2. */
 describe('target safety through the API', function () {
   this.timeout(60_000);
-  let privateHits = 0;
-  let privateServer: http.Server;
-  let publicServer: http.Server;
+  let net: Awaited<ReturnType<typeof startNetworks>>;
   let port: number;
   let svc: TestService;
   let key: string;
 
   before(async () => {
-    privateServer = http.createServer((_req, res) => {
-      privateHits++;
-      res.end('secret');
-    });
-    await new Promise<void>((r) => privateServer.listen(0, '127.0.0.1', () => r()));
-    port = (privateServer.address() as AddressInfo).port;
-    publicServer = http.createServer((req, res) => {
-      if (req.url === '/to-private') res.writeHead(302, { location: `http://127.0.0.1:${port}/` }).end();
-      else res.setHeader('content-type', 'text/html').end(`<a href="http://127.0.0.1:${port}/admin">admin</a><a href="http://localhost:${port}/x">x</a><a href="/ok">ok</a>`);
-    });
-    await new Promise<void>((r) => publicServer.listen(port, '127.0.0.2', () => r()));
+    net = await startNetworks();
+    port = net.port;
     svc = await startTestService({ ALLOW_PRIVATE_TARGETS: '127.0.0.2/32' });
     key = await svc.newKey('business');
   });
   after(async () => {
     await svc.close();
-    privateServer.close();
-    publicServer.close();
+    net.close();
   });
-  beforeEach(() => (privateHits = 0));
+  beforeEach(() => net.reset());
 
   const get = (path: string) => svc.call(path, { headers: { 'X-API-Key': key } });
 
@@ -114,14 +113,14 @@ describe('target safety through the API', function () {
     const r = await get(`/api/perf?url=${encodeURIComponent(`http://127.0.0.1:${port}/`)}`);
     expect(r.status).to.equal(400);
     expect(r.body.error).to.match(/127\.0\.0\.1 is a loopback address/);
-    expect(privateHits).to.equal(0);
+    expect(net.privateHits()).to.equal(0);
   });
 
   it('GET /api/perf, for an allowed host that redirects to loopback, refuses the hop', async () => {
     const r = await get(`/api/perf?url=${encodeURIComponent(`http://127.0.0.2:${port}/to-private`)}`);
     expect(r.status).to.equal(400);
     expect(r.body.error).to.match(/loopback/);
-    expect(privateHits).to.equal(0);
+    expect(net.privateHits()).to.equal(0);
   });
 
   it('GET /api/deadlinks, on an allowed page linking to loopback, reports blocked_target without a request', async () => {
@@ -130,6 +129,6 @@ describe('target safety through the API', function () {
     const kinds = Object.fromEntries(r.body.broken_links.map((l: { url: string; kind: string }) => [l.url, l.kind]));
     expect(kinds[`http://127.0.0.1:${port}/admin`]).to.equal('blocked_target');
     expect(kinds[`http://localhost:${port}/x`]).to.equal('blocked_target');
-    expect(privateHits).to.equal(0);
+    expect(net.privateHits()).to.equal(0);
   });
 });

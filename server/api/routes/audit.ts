@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { HttpError } from '../errors.js';
-import { defineRoute, qBool, qUrl } from '../route.js';
+import { defineRoute, qBool, qUrl, errorResponse } from '../route.js';
 import { targetHttpError } from '../target-error.js';
 import { isFailure, runAudit } from '../../audit/audit-run.js';
 import { perfRubric } from '../../perf/perf-grade.js';
@@ -12,7 +12,6 @@ import { seoReport } from './seo.js';
 import { tlsReport } from './ssl.js';
 import { techstackReport } from './techstack.js';
 
-const errorBody = z.object({ error: z.string() });
 const failure = z
   .object({
     error: z.string().describe('Why this part could not run'),
@@ -61,10 +60,10 @@ export function auditRoutes(deps: AppDeps) {
       }),
       responses: {
         200: { description: 'The audit bundle', content: { 'application/json': auditReport } },
-        400: { description: 'Invalid url, or a target that is not allowed', content: { 'application/json': errorBody } },
-        429: { description: 'Rate limit exceeded', content: { 'application/json': errorBody } },
-        502: { description: 'The page cannot be fetched at all', content: { 'application/json': errorBody } },
-        504: { description: 'The page timed out', content: { 'application/json': errorBody } },
+        400: errorResponse('Invalid url, or a target that is not allowed'),
+        429: errorResponse('Rate limit exceeded'),
+        502: errorResponse('The page cannot be fetched at all'),
+        504: errorResponse('The page timed out'),
       },
       async handler({ query, res }) {
         const report = await runAudit(

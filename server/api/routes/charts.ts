@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { badRequest } from '../errors.js';
-import { defineRoute } from '../route.js';
+import { defineRoute, errorResponse } from '../route.js';
 
-const errorBody = z.object({ error: z.string() });
 export const chartTypes = ['bar', 'line', 'pie', 'doughnut', 'radar', 'scatter', 'bubble', 'polarArea'] as const;
 
 const chartBody = z
@@ -39,9 +38,9 @@ export function chartRoutes(deps: AppDeps) {
       body: chartBody,
       responses: {
         200: { description: 'The chart', content: { 'image/png': 'binary', 'image/jpeg': 'binary' } },
-        400: { description: 'Invalid chart configuration', content: { 'application/json': errorBody } },
-        401: { description: 'Key missing or invalid', content: { 'application/json': errorBody } },
-        429: { description: 'Rate limit exceeded', content: { 'application/json': errorBody } },
+        400: errorResponse('Invalid chart configuration'),
+        401: errorResponse('Key missing or invalid'),
+        429: errorResponse('Rate limit exceeded'),
       },
       async handler({ body, res }) {
         if (body.background.toLowerCase() === 'transparent' && body.format === 'jpeg') {

@@ -114,4 +114,3 @@ export const statusQuery = z.object({
   url: qUrl().describe('The site whose latest status is wanted'),
 });
 
-export const errorBody = z.object({ error: z.string() });

@@ -2,8 +2,8 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { HttpError, notFound, tooMany } from '../errors.js';
-import { defineRoute } from '../route.js';
-import { deadlinkReport, deadlinksQuery, errorBody, siteStatus, statusQuery } from './deadlinks-schemas.js';
+import { defineRoute, errorResponse } from '../route.js';
+import { deadlinkReport, deadlinksQuery, siteStatus, statusQuery } from './deadlinks-schemas.js';
 import { renderBadge } from '../../links/badge.js';
 import { createBrowserRenderer } from '../../links/browser-renderer.js';
 import { toCsv } from '../../links/formats/csv.js';
@@ -103,11 +103,11 @@ export function deadlinkRoutes(deps: AppDeps) {
             'text/event-stream': 'text',
           },
         },
-        400: { description: 'Invalid parameter, or the url is a refused target (private address)', content: { 'application/json': errorBody } },
-        404: { description: 'GitHub repository or README not found', content: { 'application/json': errorBody } },
-        429: { description: 'Rate limit exceeded (keyless: 1 check per 30 minutes per IP)', content: { 'application/json': errorBody } },
-        502: { description: 'The url (or the GitHub API) could not be reached', content: { 'application/json': errorBody } },
-        504: { description: 'The url timed out', content: { 'application/json': errorBody } },
+        400: errorResponse('Invalid parameter, or the url is a refused target (private address)'),
+        404: errorResponse('GitHub repository or README not found'),
+        429: errorResponse('Rate limit exceeded (keyless: 1 check per 30 minutes per IP)'),
+        502: errorResponse('The url (or the GitHub API) could not be reached'),
+        504: errorResponse('The url timed out'),
       },
       async handler({ query, req, res }) {
         if (wantsStream(req)) return stream(req, res, query, run);
@@ -125,9 +125,9 @@ export function deadlinkRoutes(deps: AppDeps) {
       query: statusQuery,
       responses: {
         200: { description: 'Status', content: { 'application/json': siteStatus } },
-        400: { description: 'Invalid url', content: { 'application/json': errorBody } },
-        429: { description: 'Too many uncached checks from this address', content: { 'application/json': errorBody } },
-        502: { description: 'The url could not be checked', content: { 'application/json': errorBody } },
+        400: errorResponse('Invalid url'),
+        429: errorResponse('Too many uncached checks from this address'),
+        502: errorResponse('The url could not be checked'),
       },
       async handler({ query, req, res }) {
         const status = await statusOf(query.url, req.ip ?? 'unknown');
@@ -142,7 +142,7 @@ export function deadlinkRoutes(deps: AppDeps) {
       description: 'A shields-style badge for READMEs, from the same cache as the status endpoint. Always an SVG: `unknown` (grey) when no status can be had.',
       key: 'none',
       query: statusQuery,
-      responses: { 200: { description: 'SVG image', content: { 'image/svg+xml': 'text' } }, 400: { description: 'Invalid url', content: { 'application/json': errorBody } } },
+      responses: { 200: { description: 'SVG image', content: { 'image/svg+xml': 'text' } }, 400: errorResponse('Invalid url') },
       async handler({ query, req, res }) {
         const status = await statusOf(query.url, req.ip ?? 'unknown').catch(() => null);
         res.set('Cache-Control', 'public, max-age=300').type('image/svg+xml').send(renderBadge(status ? status.health_score : null));

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { badRequest } from '../errors.js';
-import { defineRoute, qBool, qInt } from '../route.js';
+import { defineRoute, qBool, qInt, errorResponse } from '../route.js';
 import { htmlToImage } from '../../render/html-to-image.js';
 import { contentTypes } from '../../render/screenshot.js';
 
-const errorBody = z.object({ error: z.string() });
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 
 export function html2imageRoutes(deps: AppDeps) {
@@ -34,10 +33,10 @@ export function html2imageRoutes(deps: AppDeps) {
       }),
       responses: {
         200: { description: 'The image', content: { 'image/png': 'binary', 'image/jpeg': 'binary', 'image/webp': 'binary' } },
-        400: { description: 'Invalid parameter or empty body', content: { 'application/json': errorBody } },
-        413: { description: 'Body larger than 50 KB', content: { 'application/json': errorBody } },
-        415: { description: 'Content-Type is not text/html', content: { 'application/json': errorBody } },
-        429: { description: 'Rate limit exceeded', content: { 'application/json': errorBody } },
+        400: errorResponse('Invalid parameter or empty body'),
+        413: errorResponse('Body larger than 50 KB'),
+        415: errorResponse('Content-Type is not text/html'),
+        429: errorResponse('Rate limit exceeded'),
       },
       async handler({ query: q, body, res }) {
         const html = typeof body === 'string' ? body : '';

@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { HttpError, notFound } from '../errors.js';
-import { defineRoute } from '../route.js';
+import { defineRoute, errorResponse } from '../route.js';
 import type { KeyRecord } from '../../keys/key-store.js';
 import { keyStatuses, tierNames } from '../../keys/tiers.js';
-
-const errorBody = z.object({ error: z.string() });
 
 const usageRecord = z.object({
   calls_this_period: z.number().int().describe('Calls made in the current 30-day period'),
@@ -62,8 +60,8 @@ export function keyRoutes(deps: AppDeps) {
       body: z.object({ email: z.email().max(254).optional() }).strict().optional(),
       responses: {
         200: { description: 'The new key (shown only once)', content: { 'application/json': createdKey } },
-        400: { description: 'Invalid email', content: { 'application/json': errorBody } },
-        429: { description: 'Too many keys created from this address', content: { 'application/json': errorBody } },
+        400: errorResponse('Invalid email'),
+        429: errorResponse('Too many keys created from this address'),
       },
       async handler({ body, res }) {
         const email = body?.email;
@@ -96,7 +94,7 @@ export function keyRoutes(deps: AppDeps) {
       query: z.object({ action: z.enum(['info']), key: z.string().optional() }),
       responses: {
         200: { description: 'Key status and usage', content: { 'application/json': usageRecord.extend({ key_id: z.string(), created_at: z.string(), email_verified: z.boolean() }) } },
-        401: { description: 'Missing or unknown key', content: { 'application/json': errorBody } },
+        401: errorResponse('Missing or unknown key'),
       },
       async handler({ key, res }) {
         if (!key) throw notFound('key not found');
@@ -112,7 +110,7 @@ export function keyRoutes(deps: AppDeps) {
       query: z.object({ key: z.string().optional() }),
       responses: {
         200: { description: 'Usage record', content: { 'application/json': usageRecord } },
-        401: { description: 'No key or an invalid key', content: { 'application/json': errorBody } },
+        401: errorResponse('No key or an invalid key'),
       },
       async handler({ key, res }) {
         if (!key) throw new HttpError(401, 'an API key is required');
@@ -131,7 +129,7 @@ export function keyRoutes(deps: AppDeps) {
       responses: {
         200: { description: 'HTML confirmation page', content: { 'text/html': 'text' } },
         302: { description: 'Redirect to the configured confirmation page (VERIFY_REDIRECT_URL)' },
-        400: { description: 'Invalid or expired token', content: { 'application/json': errorBody } },
+        400: errorResponse('Invalid or expired token'),
       },
       async handler({ query, res }) {
         const key = await deps.keys.verify(query.token);

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { defineRoute, qBool, qUrl } from '../route.js';
+import { defineRoute, qBool, qUrl, errorResponse } from '../route.js';
 import { targetHttpError } from '../target-error.js';
 import { checkPerf } from '../../perf/perf-check.js';
 import { perfGrades, perfRubric } from '../../perf/perf-grade.js';
 
-const errorBody = z.object({ error: z.string() });
 const ms = (what: string) => z.number().describe(`${what}, ms`);
 
 export const perfReport = z.object({
@@ -55,10 +54,10 @@ export function perfRoutes(deps: AppDeps) {
       }),
       responses: {
         200: { description: 'The performance report', content: { 'application/json': perfReport } },
-        400: { description: 'Invalid url, or a target that is not allowed', content: { 'application/json': errorBody } },
-        429: { description: 'Rate limit exceeded', content: { 'application/json': errorBody } },
-        502: { description: 'Target unreachable (DNS, refused, reset, TLS)', content: { 'application/json': errorBody } },
-        504: { description: 'Target timed out', content: { 'application/json': errorBody } },
+        400: errorResponse('Invalid url, or a target that is not allowed'),
+        429: errorResponse('Rate limit exceeded'),
+        502: errorResponse('Target unreachable (DNS, refused, reset, TLS)'),
+        504: errorResponse('Target timed out'),
       },
       async handler({ query, res }) {
         const report = await checkPerf(

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { notFound } from '../errors.js';
-import { defineRoute, qUrl } from '../route.js';
+import { defineRoute, qUrl, errorResponse } from '../route.js';
 import { screenshotDiff } from '../../diff/screenshot-diff.js';
 import { DiffStore, diffIdPattern, diffImageNames, newDiffId } from '../../diff/diff-store.js';
 
-const errorBody = z.object({ error: z.string() });
 const keptSeconds = 7 * 24 * 3600;
 
 const diffBody = z
@@ -56,11 +55,11 @@ export function screenshotDiffRoutes(deps: AppDeps) {
       body: diffBody,
       responses: {
         200: { description: 'The comparison', content: { 'application/json': diffResult } },
-        400: { description: 'Invalid body, invalid hide_selectors entry or refused target', content: { 'application/json': errorBody } },
-        401: { description: 'Key missing or invalid', content: { 'application/json': errorBody } },
-        429: { description: 'Rate limit or rendering queue full', content: { 'application/json': errorBody } },
-        502: { description: 'A target unreachable (the message names baseline_url or candidate_url)', content: { 'application/json': errorBody } },
-        504: { description: 'A target timed out', content: { 'application/json': errorBody } },
+        400: errorResponse('Invalid body, invalid hide_selectors entry or refused target'),
+        401: errorResponse('Key missing or invalid'),
+        429: errorResponse('Rate limit or rendering queue full'),
+        502: errorResponse('A target unreachable (the message names baseline_url or candidate_url)'),
+        504: errorResponse('A target timed out'),
       },
       async handler({ body, res }) {
         const result = await screenshotDiff(
@@ -112,8 +111,8 @@ export function screenshotDiffRoutes(deps: AppDeps) {
       }),
       responses: {
         200: { description: 'The PNG', content: { 'image/png': 'binary' } },
-        400: { description: 'Malformed id or image name', content: { 'application/json': errorBody } },
-        404: { description: 'Unknown or expired diff', content: { 'application/json': errorBody } },
+        400: errorResponse('Malformed id or image name'),
+        404: errorResponse('Unknown or expired diff'),
       },
       async handler({ params, res }) {
         const png = await store.load(params.id, params.image);

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { HttpError, notFound } from '../errors.js';
-import { defineRoute, qUrl } from '../route.js';
+import { defineRoute, qUrl, errorResponse } from '../route.js';
 import type { KeyRecord } from '../../keys/key-store.js';
 
-const errorBody = z.object({ error: z.string() });
 const jobId = z.object({ job_id: z.string().min(1).max(100) });
 const statuses = ['queued', 'processing', 'completed', 'failed'] as const;
 
@@ -75,9 +74,9 @@ export function screenshotQueueRoutes(deps: AppDeps) {
         .strict(),
       responses: {
         202: { description: 'Queued', content: { 'application/json': z.object({ job_id: z.string(), status: z.literal('queued'), message: z.string(), status_url: z.string() }) } },
-        400: { description: 'Invalid body or refused target', content: { 'application/json': errorBody } },
-        401: { description: 'Missing or invalid key', content: { 'application/json': errorBody } },
-        402: { description: 'Tier below pro', content: { 'application/json': errorBody } },
+        400: errorResponse('Invalid body or refused target'),
+        401: errorResponse('Missing or invalid key'),
+        402: errorResponse('Tier below pro'),
       },
       async handler({ body, key, res }) {
         assertQueueTier(key);
@@ -101,8 +100,8 @@ export function screenshotQueueRoutes(deps: AppDeps) {
       params: jobId,
       responses: {
         200: { description: 'Job status', content: { 'application/json': statusRecord } },
-        401: { description: 'Missing or invalid key', content: { 'application/json': errorBody } },
-        404: { description: 'Unknown job (or another key\'s)', content: { 'application/json': errorBody } },
+        401: errorResponse('Missing or invalid key'),
+        404: errorResponse('Unknown job (or another key\'s)'),
       },
       async handler({ params, key, res }) {
         const job = await load(params.job_id, key);
@@ -134,8 +133,8 @@ export function screenshotQueueRoutes(deps: AppDeps) {
       responses: {
         200: { description: 'The result', content: { 'application/json': resultRecord } },
         202: { description: 'Not finished yet', content: { 'application/json': z.object({ job_id: z.string(), status: z.enum(statuses), message: z.string() }) } },
-        404: { description: 'Unknown job', content: { 'application/json': errorBody } },
-        422: { description: 'The job failed', content: { 'application/json': errorBody } },
+        404: errorResponse('Unknown job'),
+        422: errorResponse('The job failed'),
       },
       async handler({ params, key, res }) {
         const job = await load(params.job_id, key);

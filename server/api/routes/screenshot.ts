@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { HttpError, badRequest } from '../errors.js';
-import { defineRoute, qBool, qInt, qUrl } from '../route.js';
+import { defineRoute, qBool, qInt, qUrl, errorResponse } from '../route.js';
 import { captureScreenshot, type ScreenshotOptions } from '../../render/screenshot.js';
 import { viewportNames, viewportPresets } from '../../render/viewports.js';
 import { innermostMessage } from '../../net/safe-http.js';
 
-const errorBody = z.object({ error: z.string() });
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 const optionalText = (max: number, what: string) =>
   z.preprocess(emptyToUndefined, z.string().max(max).optional()).describe(what);
@@ -133,11 +132,11 @@ export function screenshotRoutes(deps: AppDeps) {
             }),
           },
         },
-        400: { description: 'Invalid parameter, script error, missing element or refused target', content: { 'application/json': errorBody } },
-        401: { description: 'http_username/http_password without an API key', content: { 'application/json': errorBody } },
-        429: { description: 'Rate limit or rendering queue full', content: { 'application/json': errorBody } },
-        502: { description: 'Target unreachable', content: { 'application/json': errorBody } },
-        504: { description: 'Target timed out', content: { 'application/json': errorBody } },
+        400: errorResponse('Invalid parameter, script error, missing element or refused target'),
+        401: errorResponse('http_username/http_password without an API key'),
+        429: errorResponse('Rate limit or rendering queue full'),
+        502: errorResponse('Target unreachable'),
+        504: errorResponse('Target timed out'),
       },
       async handler({ query: q, key, res }) {
         if ((q.http_username || q.http_password) && !key) {
@@ -185,9 +184,9 @@ export function screenshotRoutes(deps: AppDeps) {
       body: batchBody,
       responses: {
         200: { description: 'The batch result', content: { 'application/json': batchResult } },
-        400: { description: 'Invalid body', content: { 'application/json': errorBody } },
-        401: { description: 'Key missing or invalid', content: { 'application/json': errorBody } },
-        429: { description: 'More than 2 batch requests per minute', content: { 'application/json': errorBody } },
+        400: errorResponse('Invalid body'),
+        401: errorResponse('Key missing or invalid'),
+        429: errorResponse('More than 2 batch requests per minute'),
       },
       async handler({ body, res }) {
         const results = await Promise.all(

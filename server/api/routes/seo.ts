@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { defineRoute, qBool, qUrl } from '../route.js';
+import { defineRoute, qBool, qUrl, errorResponse } from '../route.js';
 import { targetHttpError } from '../target-error.js';
 import { auditSeo, seoRubric } from '../../seo/seo-audit.js';
 import { seoWeights, type SeoCheckName } from '../../seo/seo-checks.js';
-
-const errorBody = z.object({ error: z.string() });
 
 const seoCheck = z.object({
   pass: z.boolean(),
@@ -65,10 +63,10 @@ export function seoRoutes(deps: AppDeps) {
       }),
       responses: {
         200: { description: 'The SEO report', content: { 'application/json': seoReport } },
-        400: { description: 'Invalid url, or a target that is not allowed', content: { 'application/json': errorBody } },
-        429: { description: 'Rate limit exceeded', content: { 'application/json': errorBody } },
-        502: { description: 'Target unreachable', content: { 'application/json': errorBody } },
-        504: { description: 'Target timed out', content: { 'application/json': errorBody } },
+        400: errorResponse('Invalid url, or a target that is not allowed'),
+        429: errorResponse('Rate limit exceeded'),
+        502: errorResponse('Target unreachable'),
+        504: errorResponse('Target timed out'),
       },
       async handler({ query, res }) {
         res.json(await runSeo(deps, query.url, query.render));

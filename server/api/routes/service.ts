@@ -5,13 +5,11 @@ import { z } from 'zod';
 import { apis, serviceVersion, type ApiName } from '../api-names.js';
 import type { AppDeps } from '../deps.js';
 import { notFound } from '../errors.js';
-import { defineRoute, type AnyRoute } from '../route.js';
+import { defineRoute, type AnyRoute, errorResponse } from '../route.js';
 import { buildApisJson, buildOpenApi, buildPostman } from '../../openapi/build.js';
 import { docsPage } from '../../public/docs-page.js';
 
 const apiNames = Object.keys(apis) as [ApiName, ...ApiName[]];
-const errorBody = z.object({ error: z.string() });
-
 /** Health, discovery documents, metrics and the docs page. `routes` is the full list, for the documents. */
 export function serviceRoutes(deps: AppDeps, routes: () => AnyRoute[]) {
   const base = deps.config.baseUrl;
@@ -66,7 +64,7 @@ export function serviceRoutes(deps: AppDeps, routes: () => AnyRoute[]) {
       params: z.object({ name: z.string() }),
       responses: {
         200: { description: 'OpenAPI document', content: { 'application/json': z.object({ openapi: z.string() }).loose() } },
-        404: { description: 'Unknown API name', content: { 'application/json': errorBody } },
+        404: errorResponse('Unknown API name'),
       },
       handler({ params, res }) {
         if (!(params.name in apis)) {

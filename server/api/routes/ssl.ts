@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { badRequest } from '../errors.js';
-import { defineRoute } from '../route.js';
+import { defineRoute, errorResponse } from '../route.js';
 import { targetHttpError } from '../target-error.js';
 import { checkTls, parseDomain } from '../../tls/tls-check.js';
 import { tlsGrades, tlsRubric } from '../../tls/tls-grade.js';
 
-const errorBody = z.object({ error: z.string() });
 const grade = z.enum(tlsGrades);
 const dn = z.object({ common_name: z.string(), organization: z.string() });
 
@@ -69,10 +68,10 @@ export function sslRoutes(deps: AppDeps) {
       }),
       responses: {
         200: { description: 'The TLS report', content: { 'application/json': tlsReport } },
-        400: { description: 'Invalid domain, or a target that is not allowed', content: { 'application/json': errorBody } },
-        429: { description: 'Rate limit exceeded', content: { 'application/json': errorBody } },
-        502: { description: 'Host does not resolve, port refused, or the TLS handshake failed', content: { 'application/json': errorBody } },
-        504: { description: 'Connection or handshake timed out', content: { 'application/json': errorBody } },
+        400: errorResponse('Invalid domain, or a target that is not allowed'),
+        429: errorResponse('Rate limit exceeded'),
+        502: errorResponse('Host does not resolve, port refused, or the TLS handshake failed'),
+        504: errorResponse('Connection or handshake timed out'),
       },
       async handler({ query, res }) {
         const target = parseDomain(query.domain);

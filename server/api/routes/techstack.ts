@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { HttpError } from '../errors.js';
-import { defineRoute, qBool, qUrl } from '../route.js';
+import { defineRoute, qBool, qUrl, errorResponse } from '../route.js';
 import { targetHttpError } from '../target-error.js';
 import { checkTechstack } from '../../techstack/techstack-check.js';
-
-const errorBody = z.object({ error: z.string() });
 
 export const detectedTechnology = z.object({
   name: z.string(),
@@ -52,11 +50,11 @@ export function techstackRoutes(deps: AppDeps) {
       }),
       responses: {
         200: { description: 'The tech-stack report', content: { 'application/json': techstackReport } },
-        400: { description: 'Invalid url, or a target that is not allowed', content: { 'application/json': errorBody } },
-        429: { description: 'Rate limit exceeded', content: { 'application/json': errorBody } },
-        502: { description: 'Target unreachable', content: { 'application/json': errorBody } },
-        503: { description: 'Fingerprint data not installed', content: { 'application/json': errorBody } },
-        504: { description: 'Target timed out', content: { 'application/json': errorBody } },
+        400: errorResponse('Invalid url, or a target that is not allowed'),
+        429: errorResponse('Rate limit exceeded'),
+        502: errorResponse('Target unreachable'),
+        503: errorResponse('Fingerprint data not installed'),
+        504: errorResponse('Target timed out'),
       },
       async handler({ query, res }) {
         res.json(await runTechstack(deps, query.url, query.render));
