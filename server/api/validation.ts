@@ -17,7 +17,7 @@ function describeIssue(issue: z.core.$ZodIssue, where: string): string {
       return `${name} must be ${article(String(i.expected))}`;
     case 'too_small':
       if (i.origin === 'array') return `${name} must have at least ${i.minimum} item(s)`;
-      if (i.origin === 'string') return `${name} must be at least ${i.minimum} characters`;
+      if (i.origin === 'string') return Number(i.minimum) === 1 ? `${name} must not be empty` : `${name} must be at least ${i.minimum} characters`;
       return `${name} must be at least ${i.minimum}`;
     case 'too_big':
       if (i.origin === 'array') return `${name} must have at most ${i.maximum} item(s)`;

@@ -109,3 +109,15 @@ describe('malformed requests', () => {
     expect(res.body.error).to.match(/unknown field\(s\): mail/);
   });
 });
+
+describe('validation messages', () => {
+  let svc: TestService;
+  before(async () => (svc = await startTestService()));
+  after(async () => svc.close());
+
+  it('an empty required parameter says it must not be empty', async () => {
+    const res = await svc.call('/api/verify?token=');
+    expect(res.status).to.equal(400);
+    expect(res.body.error).to.equal('token must not be empty');
+  });
+});
