@@ -65863,7 +65863,7 @@ async function runDeadlinks(s) {
         onRetry: ({ reason, waitMs }) => info(`API call failed (${reason}); retrying in ${Math.round(waitMs / 1000)} s.`),
     });
     const report = await api.get('/api/deadlinks', {
-        ...(s.target.kind === 'url' ? { url: s.target.url, mode: s.mode } : { github: s.target.repository }),
+        ...(s.target.kind === 'url' ? { url: s.target.url, mode: s.mode } : { github: s.target.repository, ref: s.target.ref }),
         max_pages: s.maxPages,
         max_duration: s.maxDuration,
         check_only: s.checkOnly,
@@ -65894,20 +65894,23 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 
 function readGithubEnv(env) {
     const eventName = env.GITHUB_EVENT_NAME ?? '';
+    const pr = eventName.startsWith('pull_request') ? pullRequestOf(env.GITHUB_EVENT_PATH) : {};
     return {
         repository: env.GITHUB_REPOSITORY ?? '',
         apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
         eventName,
-        pullRequest: eventName.startsWith('pull_request') ? pullRequestNumber(env.GITHUB_EVENT_PATH) : undefined,
+        pullRequest: pr.number,
+        pullRequestHeadSha: pr.headSha,
         tempDir: env.RUNNER_TEMP || undefined,
     };
 }
-function pullRequestNumber(eventPath) {
+function pullRequestOf(eventPath) {
     if (!eventPath)
-        return undefined;
+        return {};
     const payload = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(eventPath, 'utf8'));
     const n = payload.pull_request?.number ?? payload.number;
-    return typeof n === 'number' ? n : undefined;
+    const sha = payload.pull_request?.head?.sha;
+    return { number: typeof n === 'number' ? n : undefined, headSha: typeof sha === 'string' ? sha : undefined };
 }
 
 ;// CONCATENATED MODULE: ./actions/shared/src/inputs.ts
@@ -65980,7 +65983,8 @@ function readSettings(env = process.env) {
     }
     const checkOnly = oneOf('check_only', ['all', 'internal', 'external'], 'all');
     return {
-        target: url ? { kind: 'url', url } : { kind: 'github', repository },
+        // On a pull request, this repository's README is checked as the PR changes it.
+        target: url ? { kind: 'url', url } : { kind: 'github', repository, ref: inputs_text('ref') || (repository === github.repository ? github.pullRequestHeadSha : undefined) },
         mode: oneOf('mode', ['full', 'quick'], 'full'),
         maxPages: inputs_int('max_pages', { min: 1, max: 50 }),
         maxDuration: inputs_int('max_duration', { min: 10, max: 120 }),

@@ -65864,20 +65864,23 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 
 function readGithubEnv(env) {
     const eventName = env.GITHUB_EVENT_NAME ?? '';
+    const pr = eventName.startsWith('pull_request') ? pullRequestOf(env.GITHUB_EVENT_PATH) : {};
     return {
         repository: env.GITHUB_REPOSITORY ?? '',
         apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
         eventName,
-        pullRequest: eventName.startsWith('pull_request') ? pullRequestNumber(env.GITHUB_EVENT_PATH) : undefined,
+        pullRequest: pr.number,
+        pullRequestHeadSha: pr.headSha,
         tempDir: env.RUNNER_TEMP || undefined,
     };
 }
-function pullRequestNumber(eventPath) {
+function pullRequestOf(eventPath) {
     if (!eventPath)
-        return undefined;
+        return {};
     const payload = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(eventPath, 'utf8'));
     const n = payload.pull_request?.number ?? payload.number;
-    return typeof n === 'number' ? n : undefined;
+    const sha = payload.pull_request?.head?.sha;
+    return { number: typeof n === 'number' ? n : undefined, headSha: typeof sha === 'string' ? sha : undefined };
 }
 
 ;// CONCATENATED MODULE: ./actions/shared/src/inputs.ts

@@ -9,6 +9,8 @@ import { isBroken, type CheckResult, type LinkScope } from './types.js';
 export interface ReadmeCheckOptions {
   /** `owner/repo`. */
   repository: string;
+  /** Branch, tag or commit whose README is checked; the default branch when absent. */
+  ref?: string;
   maxDurationMs: number;
   checkOnly?: LinkScope;
   fragments: FragmentPolicy;
@@ -39,13 +41,14 @@ export async function checkReadme(opts: ReadmeCheckOptions, deps: LinkDeps, gh: 
   const api = (path: string) => apiGet(gh, deps, path, abort.signal);
   const web = (gh.webUrl ?? 'https://github.com').replace(/\/+$/, '');
   try {
-    const [repoRes, readmeRes] = await Promise.all([api(`/repos/${opts.repository}`), api(`/repos/${opts.repository}/readme`)]);
+    const refQuery = opts.ref ? `?ref=${encodeURIComponent(opts.ref)}` : '';
+    const [repoRes, readmeRes] = await Promise.all([api(`/repos/${opts.repository}`), api(`/repos/${opts.repository}/readme${refQuery}`)]);
     if (repoRes.status === 404 || readmeRes.status === 404) {
-      throw new RepositoryNotFoundError(`github repository ${opts.repository} or its README was not found`);
+      throw new RepositoryNotFoundError(`github repository ${opts.repository} or its README${opts.ref ? ` at ${opts.ref}` : ''} was not found`);
     }
     if (readmeRes.status !== 200) throw new StartPageError('github_api', `the GitHub API answered ${readmeRes.status} for the README of ${opts.repository}`);
     const readme = readmeRes.body as { path?: string; content?: string; encoding?: string };
-    const branch = String((repoRes.body as { default_branch?: string } | null)?.default_branch ?? 'HEAD');
+    const branch = opts.ref ?? String((repoRes.body as { default_branch?: string } | null)?.default_branch ?? 'HEAD');
     const file = readme.path ?? 'README.md';
     const text = Buffer.from(readme.content ?? '', readme.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8');
 

@@ -103,6 +103,8 @@ describe('actions/deadlinks (dist bundle, as the runner runs it)', function () {
     expect(run.commands[0], run.stdout).to.match(/^::error title=Broken link,file=README\.md,line=4::Broken link http:\/\/127\.0\.0\.1:\d+\/gone \(410\)$/);
     expect(run.summary).to.include('**README.md**');
     expect(run.summary).to.include('(line 4)');
+    const readmeCall = gh.calls.find((c) => c.path === '/repos/acme/docs/readme');
+    expect(readmeCall?.query, 'the README as the pull request changes it').to.equal('ref=sha-of-pr-7');
   });
 
   it('an API error fails the step with the API\'s message', async () => {

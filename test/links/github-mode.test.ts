@@ -4,7 +4,7 @@ import { startTestService, type TestService } from '../support/service.js';
 import { html, serve, status, type FixtureServer } from './fixture-site.js';
 
 /** The loopback GitHub API stand-in: records every call with its Authorization header. */
-async function githubStandIn(readme: string) {
+async function githubStandIn(readme: string, featureReadme = `# On the feature branch\n\n[Setup](docs/setup.md)\n`) {
   const calls: Array<{ path: string; auth?: string }> = [];
   const json = (code: number, body: unknown) => (req: any, res: any) => {
     calls.push({ path: req.url, auth: req.headers.authorization });
@@ -13,7 +13,8 @@ async function githubStandIn(readme: string) {
   };
   const server = await serve({
     '/repos/acme/docs': json(200, { full_name: 'acme/docs', default_branch: 'main' }),
-    '/repos/acme/docs/readme': json(200, { path: 'README.md', encoding: 'base64', content: Buffer.from(readme).toString('base64') }),
+    '/repos/acme/docs/readme': (req: any, res: any) =>
+      json(200, { path: 'README.md', encoding: 'base64', content: Buffer.from(/[?&]ref=feature\b/.test(req.url) ? featureReadme : readme).toString('base64') })(req, res),
     '/repos/acme/docs/contents/docs/setup.md': json(200, { type: 'file', path: 'docs/setup.md' }),
     '/repos/acme/docs/contents/docs/missing.md': json(404, { message: 'Not Found' }),
     '/repos/acme/none': json(404, { message: 'Not Found' }),
@@ -86,6 +87,16 @@ describe('GET /api/deadlinks?github=owner/repo', () => {
     const r = await svc.call('/api/deadlinks?github=acme/docs&format=csv', { headers: { 'x-api-key': key } });
     const rows = parse(r.text, { columns: true }) as Array<Record<string, string>>;
     expect(rows.map((x) => `${x.file}:${x.line}`)).to.deep.equal(['README.md:3', 'README.md:12', 'README.md:6', 'README.md:7']);
+  });
+
+  it('with ref, checks the README of that branch and resolves repository links against it', async () => {
+    const r = await svc.call('/api/deadlinks?github=acme/docs&ref=feature', { headers: { 'x-api-key': key } });
+    expect(r.status, r.text).to.equal(200);
+    expect(r.body.broken_count).to.equal(0);
+    expect(r.body.total_links_checked).to.equal(1);
+    const paths = gh.calls.map((c) => c.path);
+    expect(paths).to.include('/repos/acme/docs/readme?ref=feature');
+    expect(paths).to.include('/repos/acme/docs/contents/docs/setup.md?ref=feature');
   });
 
   it('for a repository that does not exist, answers 404', async () => {

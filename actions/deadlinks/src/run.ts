@@ -15,7 +15,7 @@ export async function runDeadlinks(s: DeadlinksSettings): Promise<void> {
     onRetry: ({ reason, waitMs }) => core.info(`API call failed (${reason}); retrying in ${Math.round(waitMs / 1000)} s.`),
   });
   const report = await api.get<DeadlinkReport>('/api/deadlinks', {
-    ...(s.target.kind === 'url' ? { url: s.target.url, mode: s.mode } : { github: s.target.repository }),
+    ...(s.target.kind === 'url' ? { url: s.target.url, mode: s.mode } : { github: s.target.repository, ref: s.target.ref }),
     max_pages: s.maxPages,
     max_duration: s.maxDuration,
     check_only: s.checkOnly,

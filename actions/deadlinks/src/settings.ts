@@ -7,7 +7,7 @@ export const defaultApiUrl = 'https://api.sitelens.dev';
 /** Every input of the dead-links action, parsed and checked once. */
 export interface DeadlinksSettings {
   /** What to check: a site, or a repository's README (GitHub mode). */
-  target: { kind: 'url'; url: string } | { kind: 'github'; repository: string };
+  target: { kind: 'url'; url: string } | { kind: 'github'; repository: string; ref?: string };
   /** @default full */
   mode: 'full' | 'quick';
   maxPages?: number;
@@ -44,7 +44,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): DeadlinksSet
   }
   const checkOnly = oneOf('check_only', ['all', 'internal', 'external'] as const, 'all');
   return {
-    target: url ? { kind: 'url', url } : { kind: 'github', repository },
+    // On a pull request, this repository's README is checked as the PR changes it.
+    target: url ? { kind: 'url', url } : { kind: 'github', repository, ref: text('ref') || (repository === github.repository ? github.pullRequestHeadSha : undefined) },
     mode: oneOf('mode', ['full', 'quick'] as const, 'full'),
     maxPages: int('max_pages', { min: 1, max: 50 }),
     maxDuration: int('max_duration', { min: 10, max: 120 }),

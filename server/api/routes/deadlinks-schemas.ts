@@ -13,6 +13,12 @@ export const deadlinksQuery = z
       .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/, 'must be owner/repo')
       .optional()
       .describe('GitHub mode: `owner/repo`. The README is fetched through the GitHub API, its links are checked with their line numbers; items carry `file` and `line`.'),
+    ref: z
+      .string()
+      .trim()
+      .regex(/^[\w][\w./-]{0,199}$/, 'must be a branch, tag or commit SHA')
+      .optional()
+      .describe('GitHub mode: the branch, tag or commit SHA whose README is checked (default: the default branch). A pull request\'s head SHA checks the README as the PR changes it.'),
     mode: z
       .enum(['full', 'quick'])
       .default('full')

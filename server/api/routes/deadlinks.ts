@@ -40,7 +40,7 @@ export function deadlinkRoutes(deps: AppDeps) {
     try {
       if (q.github) {
         return await checkReadme(
-          { repository: q.github, maxDurationMs: q.max_duration * 1000, checkOnly: q.check_only, fragments: q.fragments, gate },
+          { repository: q.github, ref: q.ref, maxDurationMs: q.max_duration * 1000, checkOnly: q.check_only, fragments: q.fragments, gate },
           linkDeps,
           { apiUrl: c.GITHUB_API_URL, token: c.GITHUB_TOKEN },
         );

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 export interface RecordedCall {
   method: string;
   path: string;
+  /** The query string, without `?`. */
+  query: string;
   auth?: string;
   body?: { body?: string };
 }
@@ -30,7 +32,7 @@ export async function startGithubStandIn(opts: { readmes?: Record<string, string
     const raw = Buffer.concat(chunks).toString('utf8');
     const body = raw ? JSON.parse(raw) : undefined;
     const path = (req.url ?? '/').split('?')[0];
-    calls.push({ method: req.method ?? 'GET', path, auth: req.headers.authorization, body });
+    calls.push({ method: req.method ?? 'GET', path, query: (req.url ?? '').split('?')[1] ?? '', auth: req.headers.authorization, body });
     const send = (status: number, json: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(json));

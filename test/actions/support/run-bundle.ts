@@ -34,7 +34,7 @@ export async function runBundle(action: string, inputs: Record<string, string>, 
   await Promise.all([writeFile(outputFile, ''), writeFile(summaryFile, '')]);
   await writeFile(
     eventFile,
-    JSON.stringify(ctx.pullRequest ? { action: 'synchronize', number: ctx.pullRequest, pull_request: { number: ctx.pullRequest } } : {}),
+    JSON.stringify(ctx.pullRequest ? { action: 'synchronize', number: ctx.pullRequest, pull_request: { number: ctx.pullRequest, head: { sha: `sha-of-pr-${ctx.pullRequest}` } } } : {}),
   );
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
