@@ -43,6 +43,10 @@ const schema = z.object({
   TRUST_PROXY: z.string().default('false'),
   /** Per-minute limit of the cheap endpoints (usage, health, openapi, job status), per key or per IP. @default 600 */
   CHEAP_LIMIT_PER_MINUTE: int(600, 1, 1_000_000_000),
+  /** How long a worker's claim on a job lasts without renewal; a dead worker's job is retried after it. @default 15000 */
+  JOB_LOCK_MS: int(15_000, 500, 600_000),
+  /** How often workers look for jobs whose worker died. @default 5000 */
+  JOB_STALLED_INTERVAL_MS: int(5_000, 200, 600_000),
   /** Delivery attempts of one webhook. @default 5 */
   WEBHOOK_ATTEMPTS: int(5, 1, 20),
   /** First retry delay of a failed webhook, doubled each time, in ms. @default 5000 */

@@ -14,9 +14,9 @@ export function createWorkers(deps: AppDeps, connection: RedisOptions) {
   const opts = {
     connection: { ...connection, maxRetriesPerRequest: null } as ConnectionOptions,
     prefix: `${deps.config.REDIS_PREFIX}bull`,
-    // Recover a dead worker's job in seconds, not the default minute.
-    lockDuration: 15_000,
-    stalledInterval: 5_000,
+    // Recover a dead worker's job in seconds, not BullMQ's default minute.
+    lockDuration: deps.config.JOB_LOCK_MS,
+    stalledInterval: deps.config.JOB_STALLED_INTERVAL_MS,
   };
 
   const screenshots = new Worker<ScreenshotJobData, ScreenshotJobResult>(

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -96,6 +97,25 @@ describe('screenshot queue', function () {
     expect(deliveries[0].headers['webhook-id'], 'same id across retries').to.equal(last.headers['webhook-id']);
   });
 
+  it('a job queued through an API-only instance is done by a worker of another instance on the same Redis', async () => {
+    const prefix = svc.deps.config.REDIS_PREFIX;
+    const apiOnly = await startTestService({ REDIS_PREFIX: prefix });
+    try {
+      const key = await apiOnly.newKey('pro');
+      const headers = { 'X-API-Key': key };
+      const queued = await apiOnly.call('/api/screenshot/queue', { method: 'POST', headers, json: { url: siteUrl, format: 'png' } });
+      expect(queued.status).to.equal(202);
+      const result = await until(async () => {
+        const r = await apiOnly.call(`/api/screenshot/result/${queued.body.job_id}`, { headers });
+        return r.status === 200 ? r.body : undefined;
+      });
+      expect(result.format).to.equal('png');
+      expect((await sharp(Buffer.from(result.image, 'base64')).metadata()).format).to.equal('png');
+    } finally {
+      await apiOnly.close();
+    }
+  });
+
   it('POST /api/screenshot/queue, without a key 401, with a free key 402', async () => {
     expect((await svc.call('/api/screenshot/queue', { method: 'POST', json: { url: siteUrl } })).status).to.equal(401);
     const free = await svc.newKey();
@@ -125,6 +145,48 @@ describe('screenshot queue', function () {
       expect(badHook.status).to.equal(400);
     } finally {
       await strict.close();
+    }
+  });
+});
+
+describe('screenshot queue, when a worker dies mid-job', function () {
+  this.timeout(120_000);
+
+  it('another worker picks the job up and completes it', async () => {
+    const site = http.createServer((_req, res) => res.setHeader('content-type', 'text/html').end('<h1>rescued</h1>'));
+    await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
+    const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+    const fastRecovery = { JOB_LOCK_MS: '1500', JOB_STALLED_INTERVAL_MS: '500' };
+    const api = await startTestService(fastRecovery);
+    const stuck = spawn(process.execPath, ['--import', 'tsx', 'test/jobs/support/stuck-worker.ts'], {
+      env: { ...process.env, ...fastRecovery, REDIS_URL: process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: api.deps.config.REDIS_PREFIX },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let rescuer: TestService | undefined;
+    try {
+      const key = await api.newKey('pro');
+      const headers = { 'X-API-Key': key };
+      const taken = new Promise<string>((resolve) => stuck.stdout.on('data', (d: Buffer) => resolve(String(d).trim())));
+      const queued = await api.call('/api/screenshot/queue', { method: 'POST', headers, json: { url: siteUrl, format: 'png' } });
+      expect(await taken).to.equal(`took ${queued.body.job_id}`);
+      expect((await api.call(`/api/screenshot/status/${queued.body.job_id}`, { headers })).body.status).to.equal('processing');
+
+      stuck.kill('SIGKILL');
+      rescuer = await startTestService({ ...fastRecovery, REDIS_PREFIX: api.deps.config.REDIS_PREFIX }, { workers: true });
+
+      let status: { status: string } = { status: 'processing' };
+      for (let i = 0; i < 300 && status.status !== 'completed'; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        status = (await api.call(`/api/screenshot/status/${queued.body.job_id}`, { headers })).body;
+      }
+      expect(status.status).to.equal('completed');
+      const result = await api.call(`/api/screenshot/result/${queued.body.job_id}`, { headers });
+      expect((await sharp(Buffer.from(result.body.image, 'base64')).metadata()).format).to.equal('png');
+    } finally {
+      stuck.kill('SIGKILL');
+      await rescuer?.close();
+      await api.close();
+      site.close();
     }
   });
 });
