@@ -45,7 +45,10 @@ async function main(mode: Mode) {
     // Stop accepting, let in-flight requests finish, then close workers, browser and Redis.
     if (server) {
       server.closeIdleConnections();
+      // A dead-link crawl may stream for two minutes; past 30 s, in-flight requests are cut.
+      const cut = setTimeout(() => server!.closeAllConnections(), 30_000).unref();
       await new Promise<void>((resolve) => server!.close(() => resolve()));
+      clearTimeout(cut);
     }
     await workers?.close();
     await service.close();
