@@ -278,21 +278,20 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
     void s.ready.then((p) => p.context.close()).catch(() => undefined).finally(() => endUse(s.inst));
   }
 
-  /** The spare, when it fits this render; else undefined (and a misfit spare is dropped). */
-  async function takeSpare(policy: TargetPolicy, inst: Instance): Promise<Prepared | undefined> {
+  /** Hands the spare, with its slot, to a render of `policy`; undefined when there is none that fits. */
+  function claimSpare(policy: TargetPolicy): Spare | undefined {
     const s = spare;
-    if (!s) return undefined;
-    if (s.policy !== policy || s.inst !== inst || inst.retiring) {
-      discardSpare();
-      release(); // the render holds its own slot; the spare's is free
-      return undefined;
-    }
+    if (!s || s.policy !== policy || s.inst.retiring || !s.inst.browser.connected) return undefined;
     spare = undefined;
-    release(); // the spare's page becomes the render's, in the render's own slot
-    endUse(s.inst);
-    const prepared = await s.ready.catch(() => undefined);
-    if (!prepared || prepared.page.isClosed()) return undefined;
-    return prepared;
+    return s;
+  }
+
+  /** The claimed spare's context and page, if they are still usable on `inst`; else closes them. */
+  async function usableSpare(s: Spare, inst: Instance): Promise<Prepared | undefined> {
+    const prepared = s.inst === inst ? await s.ready.catch(() => undefined) : undefined;
+    if (prepared && !prepared.page.isClosed()) return prepared;
+    void s.ready.then((p) => p.context.close()).catch(() => undefined);
+    return undefined;
   }
 
   /**
@@ -321,7 +320,9 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
 
   async function withPage<T>(opts: LeaseOptions, fn: (page: Page) => Promise<T>): Promise<T> {
     const timeoutMs = opts.timeoutMs ?? options.timeoutMs;
-    await acquire(options.timeoutMs);
+    // A fitting spare comes with its slot; otherwise wait for one.
+    const claimed = claimSpare(opts.policy);
+    if (!claimed) await acquire(options.timeoutMs);
     let inst: Instance | undefined;
     let timer: NodeJS.Timeout | undefined;
     let contextPromise: Promise<BrowserContext> | undefined;
@@ -332,13 +333,14 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
       proxy = await proxyFor(opts.policy);
       inst = await instance();
       inst.leases++;
+      if (claimed) endUse(claimed.inst); // the spare's hold on its browser passes to this render's
       inst.renders++;
       renders++;
       if (inst.renders >= recycleAfter) retire(inst);
       const leased = inst;
       const leasedProxy = proxy;
       const work = (async () => {
-        const reused = await takeSpare(opts.policy, leased);
+        const reused = claimed ? await usableSpare(claimed, leased) : undefined;
         if (reused) contextPromise = Promise.resolve(reused.context);
         const { page } = reused ?? (await newContextPage(leased, leasedProxy, (c) => (contextPromise = c)));
         if (finished) throw new Error('lease already ended');
@@ -369,6 +371,11 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
       const closing = contextPromise?.then((c) => c.close()).catch(() => undefined);
       if (inst?.browser.connected) await Promise.race([closing, delay(5_000)]);
       if (counted) pages--;
+      if (claimed && !inst) {
+        // Failed before a browser was at hand: the claimed spare is of no use.
+        void claimed.ready.then((p) => p.context.close()).catch(() => undefined);
+        endUse(claimed.inst);
+      }
       if (inst) {
         inst.leases--;
         if (inst.retiring && inst.leases === 0) {
