@@ -142,7 +142,9 @@ function addNotice(res: Response) {
 function errorHandler(deps: AppDeps): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const e = toHttpError(err);
-    if (e.status >= 500) deps.log.error({ err, route: res.locals.route ?? req.path }, 'request failed');
+    // Only our own failures get a stack; 502/503/504 are the target's or the moment's, and the
+    // request line already records them.
+    if (e.status === 500) deps.log.error({ err, route: res.locals.route ?? req.path }, 'request failed');
     if (res.headersSent) {
       res.end();
       return;

@@ -147,8 +147,8 @@ function navigationError(err: unknown, timeoutMs: number): HttpError {
     return new HttpError(502, 'the target is unreachable or not an allowed address');
   }
   if (code === 'ERR_INVALID_AUTH_CREDENTIALS') return new HttpError(502, 'the target refused the HTTP credentials');
-  if (code === 'ERR_ABORTED' && /navigating frame was detached|aborted/.test(message)) {
-    return new HttpError(502, 'the navigation was aborted (the target started a download or closed the page)');
+  if (code === 'ERR_ABORTED') {
+    return new HttpError(502, 'the navigation was aborted: the target is not a page the browser shows (it started a download or closed the page)');
   }
   return new HttpError(502, `the target could not be loaded (${code ?? 'network error'})`);
 }

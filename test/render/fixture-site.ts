@@ -84,6 +84,10 @@ function routes(port: number): Record<string, Handler> {
     ),
     '/missing': html(page('body{background:#ffff00}', 'not here'), 404),
     '/hang': () => undefined,
+    '/download': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="data.bin"' });
+      res.end(Buffer.alloc(4096, 7));
+    },
     '/ads': html(
       page(
         `body{background:#ffffff}

@@ -239,6 +239,12 @@ describe('GET /api/screenshot', function () {
     expect(r.body.error).to.be.a('string');
   });
 
+  it('a target that starts a download gives 502 saying it is not a page', async () => {
+    const r = await shot({ url: `${site.url}/download` });
+    expect(r.status).to.equal(502);
+    expect(r.body.error).to.match(/not a page the browser shows/);
+  });
+
   it('invalid parameters give 400 naming them', async () => {
     const cases: Array<[Record<string, string | number>, RegExp]> = [
       [{ url: site.url, width: 5000 }, /width must be at most 3840/],
