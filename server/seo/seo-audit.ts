@@ -1,3 +1,4 @@
+import { badRequest } from '../api/errors.js';
 import type { SafeHttp } from '../net/safe-http.js';
 import type { BrowserPool } from '../render/browser-pool.js';
 import { fetchPage } from '../techstack/page-fetch.js';
@@ -71,6 +72,10 @@ type PagePart = Omit<SeoPage, 'robotsTxt' | 'sitemap'>;
 
 async function fetchForSeo(opts: SeoOptions, http: SafeHttp): Promise<PagePart> {
   const p = await fetchPage({ url: opts.url, timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes }, { http });
+  const type = p.headers.get('content-type') ?? '';
+  if (type && !/html/i.test(type)) {
+    throw badRequest(`url must point to an HTML page; it answered Content-Type ${type.split(';')[0]}`);
+  }
   return { url: opts.url, finalUrl: p.finalUrl, status: p.status, headers: p.headers, html: p.body, bytes: p.bytes };
 }
 

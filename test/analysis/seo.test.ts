@@ -19,6 +19,7 @@ describe('GET /api/seo', function () {
     bare = await startFixtureSite({
       '/poor': html(poorSeoPage, { 'x-robots-tag': 'noindex' }),
       '/gone': html('<html><head><title>Missing page here</title></head></html>', {}, 404),
+      '/data.json': (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"a":1}'),
     });
     svc = await startTestService();
     key = await svc.newKey('business');
@@ -81,6 +82,12 @@ describe('GET /api/seo', function () {
     expect(r.status, r.text).to.equal(200);
     expect(r.body.checks.http_status).to.include({ pass: false, value: 404 });
     expect(r.body.recommendations[0]).to.match(/HTTP 200 \(it answered 404\)/);
+  });
+
+  it('on a URL that is not HTML, answers 400 naming its content type', async function () {
+    const r = await audit(`${bare.url}/data.json`);
+    expect(r.status).to.equal(400);
+    expect(r.body.error).to.equal('url must point to an HTML page; it answered Content-Type application/json');
   });
 
   it('with render=true on a single-page app, audits the title and h1 set by JavaScript', async function () {
