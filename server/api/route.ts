@@ -66,6 +66,15 @@ export const errorBody = z.object({ error: z.string().describe('What went wrong,
 /** A documented error reply with the error envelope. */
 export const errorResponse = (description: string): ResponseDoc => ({ description, content: { 'application/json': errorBody } });
 
+/** The failures every endpoint that fetches a caller's target can answer; pass a reply to tailor one. */
+export const targetFailures = (tailored: Record<number, ResponseDoc> = {}): Record<number, ResponseDoc> => ({
+  400: errorResponse('Invalid parameter, or a target that is not allowed'),
+  429: errorResponse('Rate limit exceeded (Retry-After says when to retry)'),
+  502: errorResponse('Target unreachable (DNS, refused, reset, TLS)'),
+  504: errorResponse('Target timed out'),
+  ...tailored,
+});
+
 // ---- parameter helpers shared by every router ----
 
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);

@@ -47,6 +47,9 @@ describe('API keys', () => {
 
     const received = await mail;
     expect(received.to).to.deep.equal(['dev@example.com']);
+    const token = received.text.match(/token=([\w-]+)/)![1];
+    const ttl = await svc.deps.redis.ttl(`${svc.deps.config.REDIS_PREFIX}verify:${token}`);
+    expect(ttl, 'the link expires after 24 hours').to.be.within(24 * 3600 - 60, 24 * 3600);
     const link = received.text.match(/http:\/\/127\.0\.0\.1:\d+\/api\/verify\?token=[\w-]+/)?.[0];
     expect(link, 'verification link in the mail').to.be.a('string');
 

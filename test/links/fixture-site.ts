@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { freePort } from '../support/service.js';
 
 export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
@@ -54,14 +55,6 @@ export const redirect = (to: string, code = 302): Handler => (_req, res) => {
 
 export const html = (body: string): string => `<!doctype html><html><head><title>t</title></head><body>${body}</body></html>`;
 
-/** A port nothing listens on (bound then released). */
-export async function closedPort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 /**
  * The scenario site: every kind of link the checker must classify, on 127.0.0.1, with
@@ -77,7 +70,7 @@ export async function scenarioSite() {
     },
     '127.0.0.2',
   );
-  const dead = await closedPort();
+  const dead = await freePort(); // nothing listens there
   let rateCalls = 0;
   const site = await serve({
     '/': html(`

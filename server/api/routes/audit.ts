@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { HttpError } from '../errors.js';
-import { defineRoute, qBool, qUrl, errorResponse } from '../route.js';
+import { defineRoute, qBool, qUrl, errorResponse, targetFailures } from '../route.js';
 import { targetHttpError } from '../target-error.js';
 import { isFailure, runAudit } from '../../audit/audit-run.js';
 import { perfRubric } from '../../perf/perf-grade.js';
@@ -60,10 +60,7 @@ export function auditRoutes(deps: AppDeps) {
       }),
       responses: {
         200: { description: 'The audit bundle', content: { 'application/json': auditReport } },
-        400: errorResponse('Invalid url, or a target that is not allowed'),
-        429: errorResponse('Rate limit exceeded'),
-        502: errorResponse('The page cannot be fetched at all'),
-        504: errorResponse('The page timed out'),
+        ...targetFailures({ 502: errorResponse('The page cannot be fetched at all'), 504: errorResponse('The page timed out') }),
       },
       async handler({ query, res }) {
         const report = await runAudit(

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { defineRoute, qBool, qUrl, errorResponse } from '../route.js';
+import { defineRoute, qBool, qUrl, targetFailures } from '../route.js';
 import { targetHttpError } from '../target-error.js';
 import { checkPerf } from '../../perf/perf-check.js';
 import { perfGrades, perfRubric } from '../../perf/perf-grade.js';
@@ -54,10 +54,7 @@ export function perfRoutes(deps: AppDeps) {
       }),
       responses: {
         200: { description: 'The performance report', content: { 'application/json': perfReport } },
-        400: errorResponse('Invalid url, or a target that is not allowed'),
-        429: errorResponse('Rate limit exceeded'),
-        502: errorResponse('Target unreachable (DNS, refused, reset, TLS)'),
-        504: errorResponse('Target timed out'),
+        ...targetFailures(),
       },
       async handler({ query, res }) {
         const report = await checkPerf(

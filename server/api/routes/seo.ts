@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { defineRoute, qBool, qUrl, errorResponse } from '../route.js';
+import { defineRoute, qBool, qUrl, targetFailures } from '../route.js';
 import { targetHttpError } from '../target-error.js';
 import { auditSeo, seoRubric } from '../../seo/seo-audit.js';
 import { seoWeights, type SeoCheckName } from '../../seo/seo-checks.js';
@@ -63,10 +63,7 @@ export function seoRoutes(deps: AppDeps) {
       }),
       responses: {
         200: { description: 'The SEO report', content: { 'application/json': seoReport } },
-        400: errorResponse('Invalid url, or a target that is not allowed'),
-        429: errorResponse('Rate limit exceeded'),
-        502: errorResponse('Target unreachable'),
-        504: errorResponse('Target timed out'),
+        ...targetFailures(),
       },
       async handler({ query, res }) {
         res.json(await runSeo(deps, query.url, query.render));

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { badRequest } from '../errors.js';
-import { defineRoute, errorResponse } from '../route.js';
+import { defineRoute, errorResponse, targetFailures } from '../route.js';
 import { targetHttpError } from '../target-error.js';
 import { checkTls, parseDomain } from '../../tls/tls-check.js';
 import { tlsGrades, tlsRubric } from '../../tls/tls-grade.js';
@@ -68,10 +68,7 @@ export function sslRoutes(deps: AppDeps) {
       }),
       responses: {
         200: { description: 'The TLS report', content: { 'application/json': tlsReport } },
-        400: errorResponse('Invalid domain, or a target that is not allowed'),
-        429: errorResponse('Rate limit exceeded'),
-        502: errorResponse('Host does not resolve, port refused, or the TLS handshake failed'),
-        504: errorResponse('Connection or handshake timed out'),
+        ...targetFailures({ 400: errorResponse('Invalid domain, or a target that is not allowed'), 502: errorResponse('Host does not resolve, port refused, or the TLS handshake failed'), 504: errorResponse('Connection or handshake timed out') }),
       },
       async handler({ query, res }) {
         const target = parseDomain(query.domain);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { HttpError } from '../errors.js';
-import { defineRoute, qBool, qUrl, errorResponse } from '../route.js';
+import { defineRoute, qBool, qUrl, errorResponse, targetFailures } from '../route.js';
 import { targetHttpError } from '../target-error.js';
 import { checkTechstack } from '../../techstack/techstack-check.js';
 
@@ -50,11 +50,7 @@ export function techstackRoutes(deps: AppDeps) {
       }),
       responses: {
         200: { description: 'The tech-stack report', content: { 'application/json': techstackReport } },
-        400: errorResponse('Invalid url, or a target that is not allowed'),
-        429: errorResponse('Rate limit exceeded'),
-        502: errorResponse('Target unreachable'),
-        503: errorResponse('Fingerprint data not installed'),
-        504: errorResponse('Target timed out'),
+        ...targetFailures({ 503: errorResponse('Fingerprint data not installed') }),
       },
       async handler({ query, res }) {
         res.json(await runTechstack(deps, query.url, query.render));
