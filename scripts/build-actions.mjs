@@ -18,6 +18,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const entries = {
   deadlinks: 'actions/deadlinks/src/main.ts',
   'screenshot-diff': 'actions/screenshot-diff/src/main.ts',
+  'preview-report': 'actions/preview-report/src/main.ts',
 };
 
 const outIndex = process.argv.indexOf('--out');

@@ -15,7 +15,12 @@ import { createBrowserPool, type BrowserPool } from './render/browser-pool.js';
 import { registerPoolMetrics } from './render/pool-metrics.js';
 import { createAdBlocker } from './render/ad-blocker.js';
 import { createChartRenderer } from './charts/chart-renderer.js';
+import { createDocumentExtractor } from './links/extract-pool.js';
 import { ScreenshotJobs } from './jobs/screenshot-jobs.js';
+import { CompareJobs } from './jobs/compare-jobs.js';
+import { ResultCache } from './links/result-cache.js';
+import { SiteStatusStore } from './links/site-status.js';
+import { DiffStore, DIFF_KEPT_SECONDS } from './diff/diff-store.js';
 
 export interface Service {
   deps: AppDeps;
@@ -33,9 +38,15 @@ export async function composeService(
   opts: { log?: Logger; /** A pool shared with other services (tests); not closed by this one. */ browser?: BrowserPool } = {},
 ): Promise<Service> {
   const log = opts.log ?? createLogger(config.LOG_LEVEL);
-  const redisHandle = await connectRedis({ url: config.REDIS_URL, dataDir: config.REDIS_DATA_DIR });
+  const redisHandle = await connectRedis({ url: config.REDIS_URL, dataDir: config.REDIS_DATA_DIR, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS });
   const { redis } = redisHandle;
-  redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
+  let lastWarning = 0;
+  redis.on('error', (err) => {
+    // While Redis is away the client retries every quarter second; one line every few seconds says so.
+    if (Date.now() - lastWarning < 5_000) return;
+    lastWarning = Date.now();
+    log.warn({ err: err.message }, 'redis connection error');
+  });
   const policy = createTargetPolicy(config.ALLOW_PRIVATE_TARGETS);
   // Pages, links and webhooks trust what the TLS check trusts (system store, TLS_EXTRA_CA_FILE).
   const tlsCa = loadTrustedCas({ extraCaFile: config.TLS_EXTRA_CA_FILE });
@@ -50,9 +61,11 @@ export async function composeService(
       recycleAfter: config.BROWSER_RECYCLE_AFTER,
       warmSpare: config.BROWSER_WARM_SPARE,
       timeoutMs: config.RENDER_TIMEOUT_MS,
+      scriptBudgetMs: config.RENDER_SCRIPT_BUDGET_MS,
       log,
     });
   const charts = createChartRenderer({ threads: config.CHART_THREADS });
+  const documentExtractor = createDocumentExtractor({ threads: config.LINK_EXTRACT_THREADS, timeoutMs: config.LINK_EXTRACT_TIMEOUT_MS });
   const metrics = createMetrics();
   registerPoolMetrics(metrics.registry, browser);
   const deps: AppDeps = {
@@ -67,14 +80,19 @@ export async function composeService(
     browser,
     adBlocker: createAdBlocker({ cacheDir: config.ADBLOCK_CACHE_DIR, log }),
     charts,
+    documentExtractor,
     tlsCa,
     techDetector: createTechDetector({ dataDir: config.FINGERPRINTS_DIR }),
-    jobs: new ScreenshotJobs(redisHandle.connection, redis, config.REDIS_PREFIX, { attempts: config.WEBHOOK_ATTEMPTS, backoffMs: config.WEBHOOK_BACKOFF_MS }),
+    jobs: new ScreenshotJobs(redisHandle.producerConnection, redis, config.REDIS_PREFIX, { attempts: config.WEBHOOK_ATTEMPTS, backoffMs: config.WEBHOOK_BACKOFF_MS }),
+    compares: new CompareJobs(redisHandle.producerConnection, redis, config.REDIS_PREFIX),
+    linkCache: new ResultCache(redis, config.REDIS_PREFIX, { okSeconds: config.LINK_CACHE_OK_SECONDS, failSeconds: config.LINK_CACHE_FAIL_SECONDS }),
+    siteStatuses: new SiteStatusStore(redis, config.REDIS_PREFIX, config.LINK_STATUS_TTL_SECONDS),
+    diffs: new DiffStore(redis, config.REDIS_PREFIX, DIFF_KEPT_SECONDS),
     startedAt: Date.now(),
   };
-  const closers: Array<() => Promise<void> | void> = [() => redisHandle.close(), () => http.close(), () => mailer.close(), () => deps.jobs.close()];
+  const closers: Array<() => Promise<void> | void> = [() => redisHandle.close(), () => http.close(), () => mailer.close(), () => deps.jobs.close(), () => deps.compares.close()];
   if (!opts.browser) closers.push(() => browser.close());
-  closers.push(() => charts.close());
+  closers.push(() => charts.close(), () => documentExtractor.close());
   return {
     deps,
     redisHandle,

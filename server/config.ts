@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { z } from 'zod';
+import { tierNames } from './keys/tiers.js';
 
 const bool = (fallback: boolean) =>
   z
@@ -23,6 +24,11 @@ const schema = z.object({
   PUBLIC_BASE_URL: z.url().optional(),
   /** Redis connection URL; unset means 127.0.0.1:6379 or a private embedded redis-server. */
   REDIS_URL: z.string().optional(),
+  /**
+   * Longest wait for one Redis command, in ms. While Redis is away, commands fail at once
+   * (no offline queue); a Redis that hangs fails them after this, so requests answer 503 fast. @default 500
+   */
+  REDIS_COMMAND_TIMEOUT_MS: int(500, 50, 60_000),
   /** Prefix of every Redis key and BullMQ queue, so several deployments or tests share one Redis. @default sl: */
   REDIS_PREFIX: z.string().default('sl:'),
   /** Directory for the embedded redis-server's data (AOF). @default ./data/redis */
@@ -47,6 +53,8 @@ const schema = z.object({
   JOB_LOCK_MS: int(15_000, 500, 600_000),
   /** How often workers look for jobs whose worker died. @default 5000 */
   JOB_STALLED_INTERVAL_MS: int(5_000, 200, 600_000),
+  /** On SIGTERM/SIGINT, longest wait for in-flight requests and running jobs before exiting anyway, in ms. @default 10000 */
+  SHUTDOWN_DRAIN_MS: int(10_000, 0, 600_000),
   /** Delivery attempts of one webhook. @default 5 */
   WEBHOOK_ATTEMPTS: int(5, 1, 20),
   /** First retry delay of a failed webhook, doubled each time, in ms. @default 5000 */
@@ -61,6 +69,29 @@ const schema = z.object({
   BROWSER_RECYCLE_AFTER: int(200, 1, 1_000_000),
   /** Hard cap of one render, in ms. @default 60000 */
   RENDER_TIMEOUT_MS: int(60_000, 1_000, 600_000),
+  /**
+   * Script one render may run: ms of the renderer's script time, and the longest its main
+   * thread may stay unresponsive. Past it the page's script is stopped in the renderer and the
+   * render answers 400. @default 5000
+   */
+  RENDER_SCRIPT_BUDGET_MS: int(5_000, 500, 120_000),
+  /**
+   * Renders one caller may run at once in a process, by tier (`keyless` callers by IP); never
+   * every slot. Further renders of that caller wait for its own turn. @default keyless=2,free=2,starter=2,pro=3,business=3
+   */
+  RENDER_SHARE: z
+    .string()
+    .default('keyless=2,free=2,starter=2,pro=3,business=3')
+    .transform((v, ctx) => {
+      const share = parseRenderShare(v);
+      if (typeof share === 'string') {
+        ctx.addIssue({ code: 'custom', message: share });
+        return z.NEVER;
+      }
+      return share;
+    }),
+  /** Deepest nesting of a JSON request body (objects and arrays); deeper answers 400. @default 64 */
+  JSON_MAX_DEPTH: int(64, 4, 10_000),
   /** Timeout of one outbound HTTP request (pages, links), in ms. @default 15000 */
   FETCH_TIMEOUT_MS: int(15_000, 100, 120_000),
   /** Longest wait for a screenshot's `wait_for` selector, in ms. @default 10000 */
@@ -85,6 +116,12 @@ const schema = z.object({
   LINK_STATUS_TTL_SECONDS: int(900, 10, 86_400),
   /** Fresh widget/badge checks (cache misses) allowed per client IP per hour. @default 20 */
   LINK_STATUS_CHECKS_PER_HOUR: int(20, 1, 10_000),
+  /** Largest JSON body of POST /api/deadlinks/documents, in bytes (the tiers' content limits are lower; paths and JSON escaping need room). @default 33554432 */
+  LINK_DOCUMENTS_BODY_MAX_BYTES: int(32 * 1024 * 1024, 1024 * 1024, 512 * 1024 * 1024),
+  /** Worker threads extracting links from Markdown and HTML documents; default: the number of cores. */
+  LINK_EXTRACT_THREADS: int(Math.max(1, os.availableParallelism()), 1, 64),
+  /** Longest time one document may take to read before it is reported unreadable, in ms. @default 10000 */
+  LINK_EXTRACT_TIMEOUT_MS: int(10_000, 100, 120_000),
   /** PEM bundle of extra CAs the TLS check trusts, on top of Node's store, the system store and NODE_EXTRA_CA_CERTS. */
   TLS_EXTRA_CA_FILE: z.string().optional(),
   /** Directory holding the Wappalyzer-format technologies.json and categories.json (scripts/fetch-fingerprints.sh). @default ./data/fingerprints */
@@ -92,6 +129,24 @@ const schema = z.object({
   /** Largest page body read by the perf, tech-stack and SEO checks, in bytes. @default 5242880 */
   ANALYSIS_MAX_BYTES: int(5 * 1024 * 1024, 64 * 1024, 100 * 1024 * 1024),
 });
+
+const shareNames = ['keyless', ...tierNames] as const;
+export type RenderShare = Record<(typeof shareNames)[number], number>;
+
+/** `keyless=2,free=2,…` → per-tier shares; a message naming the problem when malformed. */
+function parseRenderShare(v: string): RenderShare | string {
+  const share: Partial<RenderShare> = {};
+  for (const part of v.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const [name, count] = part.split('=').map((x) => x.trim());
+    const n = Number(count);
+    if (!(shareNames as readonly string[]).includes(name)) return `unknown tier ${JSON.stringify(name)}; use ${shareNames.join(', ')}`;
+    if (!Number.isInteger(n) || n < 1 || n > 64) return `${name} must be a whole number of renders from 1 to 64`;
+    share[name as keyof RenderShare] = n;
+  }
+  const missing = shareNames.filter((n) => share[n] === undefined);
+  if (missing.length) return `missing ${missing.join(', ')} (give every tier: ${shareNames.map((n) => `${n}=N`).join(',')})`;
+  return share as RenderShare;
+}
 
 /** Every setting's name, for docs checks. */
 export const settingNames = Object.keys(schema.shape);

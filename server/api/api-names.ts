@@ -10,6 +10,7 @@ export const apis = {
   audit: { version: '1.0.0', path: '/api/audit', title: 'Audit bundle' },
   charts: { version: '1.0.0', path: '/api/charts/render', title: 'Chart rendering' },
   keys: { version: '1.0.0', path: '/api/keys', title: 'API keys, usage and service' },
+  compare: { version: '1.0.0', path: '/api/compare', title: 'Preview report: two deployments compared' },
 } as const;
 
 export type ApiName = keyof typeof apis;

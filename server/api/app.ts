@@ -1,16 +1,29 @@
 import express, { type ErrorRequestHandler, type Request, type Response } from 'express';
 import type { AppDeps } from './deps.js';
-import { HttpError } from './errors.js';
+import {
+  asDomainError,
+  DependencyDownError,
+  ForbiddenError,
+  HttpError,
+  NotFoundError,
+  OverLimitError,
+  UnauthorizedError,
+  UnsupportedMediaTypeError,
+  httpReply,
+} from '../errors/index.js';
 import { rateHeaders, type RateState } from './limiter.js';
-import type { AnyRoute } from './route.js';
+import { JSON_BODY_LIMIT_BYTES, type AnyRoute } from './route.js';
 import { allRoutes } from './routes/index.js';
 import { swaggerAssets } from './routes/service.js';
-import { parseInput } from './validation.js';
-import { BlockedTargetError } from '../net/target-policy.js';
+import { checkQueryNames, parseInput } from './validation.js';
+import { limitJsonDepth } from './json-depth.js';
+import { renderOwnerFor, runAsRenderOwner } from '../render/browser-pool.js';
 import type { KeyRecord } from '../keys/key-store.js';
 
 const NOTICE =
   'You are using the API without a key, under the strictest limits. Create a free key with POST /api/keys (no sign-up) for higher limits; see /api/health for docs.';
+
+const JSON_TYPES = ['application/json', 'application/*+json'];
 
 /** Builds the Express app; nothing listens or connects here. */
 export function createApp(deps: AppDeps, routes: AnyRoute[] = allRoutes(deps)) {
@@ -33,13 +46,19 @@ export function createApp(deps: AppDeps, routes: AnyRoute[] = allRoutes(deps)) {
     res.on('finish', () => logRequest(deps, req, res));
     next();
   });
-  app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
+  // Routes with their own body size parse first; the global parser then leaves their body alone.
+  for (const spec of routes) {
+    if (spec.jsonBodyMaxBytes) app[spec.method](spec.path, express.json({ limit: spec.jsonBodyMaxBytes, type: JSON_TYPES }));
+  }
+  app.use(express.json({ limit: JSON_BODY_LIMIT_BYTES, type: JSON_TYPES }));
+  app.use(limitJsonDepth(deps.config.JSON_MAX_DEPTH));
 
   app.use('/docs/ui', swaggerAssets());
   for (const spec of routes) mount(app, spec, deps);
+  refuseOtherMethods(app, routes);
 
   app.use((req) => {
-    throw new HttpError(404, `no route for ${req.method} ${req.path}; see /api/health for the list of APIs`);
+    throw new NotFoundError(`no route for ${req.method} ${req.path}; see /api/health for the list of APIs`);
   });
   app.use(errorHandler(deps));
   return app;
@@ -52,28 +71,53 @@ function mount(app: express.Express, spec: AnyRoute, deps: AppDeps) {
   app[spec.method](spec.path, ...parsers, async (req: Request, res: Response) => {
     res.locals.route = spec.path;
     if (spec.rawBody && !req.is(spec.rawBody.type)) {
-      throw new HttpError(415, `Content-Type must be ${spec.rawBody.type}`);
+      throw new UnsupportedMediaTypeError(`Content-Type must be ${spec.rawBody.type}`);
     }
     const key = await authenticate(req, spec, deps);
     res.locals.keyId = key?.id;
 
+    if (!spec.ignoresQuery) checkQueryNames(spec.query, req.query);
     const query = spec.query ? parseInput(spec.query, req.query, 'query') : {};
     const params = spec.params ? parseInput(spec.params, req.params, 'path') : {};
     let body: unknown;
     if (spec.body) {
       const hasBody = req.headers['content-length'] !== '0' && (req.headers['content-length'] || req.headers['transfer-encoding']);
-      if (hasBody && !req.is('application/json')) throw new HttpError(415, 'Content-Type must be application/json');
+      if (hasBody && !req.is('application/json')) throw new UnsupportedMediaTypeError('Content-Type must be application/json');
       body = parseInput(spec.body, req.body, 'body');
     } else if (spec.rawBody) {
       body = typeof req.body === 'string' ? req.body : '';
     }
 
-    const rate = await applyLimits(req, spec, key, deps);
+    if (key && spec.keyCheck) spec.keyCheck(key);
+    const rate = await applyLimits(req, spec, key, deps, spec.cost ? spec.cost(body) : 1);
     if (rate) res.set(rateHeaders(rate));
     if (!key && !spec.noNotice) addNotice(res);
 
-    await spec.handler({ query, body, params, key, req, res });
+    // Renders started by the handler count against this caller's share of the browser.
+    const owner = renderOwnerFor(deps.config.RENDER_SHARE, key, req.ip ?? 'unknown');
+    await runAsRenderOwner(owner, () => spec.handler({ query, body, params, key, req, res }));
   });
+}
+
+/**
+ * A known path asked with a method it does not have answers 405 naming the ones it has
+ * (RFC 9110 §15.5.6). Registered after every route, so only the unmatched methods land here;
+ * OPTIONS never does (the CORS preflight answers it first).
+ */
+function refuseOtherMethods(app: express.Express, routes: AnyRoute[]) {
+  const methods = new Map<string, Set<string>>();
+  for (const r of routes) {
+    const m = methods.get(r.path) ?? new Set<string>();
+    m.add(r.method.toUpperCase());
+    if (r.method === 'get') m.add('HEAD');
+    methods.set(r.path, m);
+  }
+  for (const [path, allowed] of methods) {
+    const allow = [...allowed, 'OPTIONS'].join(', ');
+    app.all(path, (req) => {
+      throw new HttpError(405, `${req.method} is not allowed on ${req.path}; use ${allow}`, 'method_not_allowed', { Allow: allow });
+    });
+  }
 }
 
 /** Finds the caller's key in X-API-Key, Authorization: Bearer or ?key=, and applies the route's key rule. */
@@ -81,18 +125,17 @@ async function authenticate(req: Request, spec: AnyRoute, deps: AppDeps): Promis
   const plain = credential(req);
   if (!plain) {
     if (spec.key === 'required' || spec.key === 'required-any-status') {
-      throw new HttpError(401, 'this endpoint requires an API key: send it as X-API-Key, Authorization: Bearer <key> or ?key=; create one with POST /api/keys');
+      throw new UnauthorizedError('this endpoint requires an API key: send it as X-API-Key, Authorization: Bearer <key> or ?key=; create one with POST /api/keys');
     }
     return null;
   }
   const key = await deps.keys.findByPlain(plain);
   if (!key) {
     if (spec.key === 'none') return null;
-    throw new HttpError(401, 'the API key is not valid; create one with POST /api/keys');
+    throw new UnauthorizedError('the API key is not valid; create one with POST /api/keys');
   }
   if (key.status !== 'active' && spec.key !== 'none' && spec.key !== 'required-any-status') {
-    throw new HttpError(
-      403,
+    throw new ForbiddenError(
       key.status === 'inactive'
         ? 'this API key is inactive: open the verification link sent to its email address to activate it'
         : 'this API key is suspended; contact the operator',
@@ -112,18 +155,27 @@ export function credential(req: Request): string | undefined {
 
 const unmetered = new Set(['cheap', 'keys', 'verify']);
 
-async function applyLimits(req: Request, spec: AnyRoute, key: KeyRecord | null, deps: AppDeps): Promise<RateState | null> {
+/** `points`: the requests this call counts as (the route's `cost`). */
+async function applyLimits(req: Request, spec: AnyRoute, key: KeyRecord | null, deps: AppDeps, points: number): Promise<RateState | null> {
   const limit = spec.limit ?? 'cheap';
   try {
     if (key && !unmetered.has(limit)) {
-      const state = await deps.limiter.consumeByKey(key, limit, deps.keys.dailyLimit(key));
-      await deps.keys.countCall(key);
-      return state;
+      // Limits and the period count in one round trip; a refused call is taken back out of the count.
+      const [state, counted] = await Promise.allSettled([deps.limiter.consumeByKey(key, limit, deps.keys.dailyLimit(key), points), deps.keys.countCall(key, points)]);
+      if (state.status === 'rejected') {
+        if (counted.status === 'fulfilled') await deps.keys.uncountCall(key, points);
+        throw state.reason;
+      }
+      if (counted.status === 'rejected') throw counted.reason;
+      return state.value;
     }
     const caller = key && limit === 'cheap' ? `key:${key.hash}` : (req.ip ?? 'unknown');
     return await deps.limiter.consumeByIp(limit, caller);
   } catch (err) {
-    if (err instanceof HttpError && err.status === 429) deps.metrics.rejections.inc({ limit });
+    if (err instanceof OverLimitError) deps.metrics.rejections.inc({ limit });
+    // Cheap endpoints (health, discovery, docs) stay up while the store is away; the ones that
+    // need it for their own work answer 503 there.
+    if (limit === 'cheap' && asDomainError(err) instanceof DependencyDownError) return null;
     throw err;
   }
 }
@@ -141,27 +193,16 @@ function addNotice(res: Response) {
 
 function errorHandler(deps: AppDeps): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const e = toHttpError(err);
+    const reply = httpReply(err);
     // Only our own failures get a stack; 502/503/504 are the target's or the moment's, and the
     // request line already records them.
-    if (e.status === 500) deps.log.error({ err, route: res.locals.route ?? req.path }, 'request failed');
+    if (reply.internal) deps.log.error({ err, route: res.locals.route ?? req.path }, 'request failed');
     if (res.headersSent) {
       res.end();
       return;
     }
-    res.set(e.headers).status(e.status).json({ error: e.message });
+    res.set(reply.headers).status(reply.status).json(reply.body);
   };
-}
-
-function toHttpError(err: unknown): HttpError {
-  if (err instanceof HttpError) return err;
-  if (err instanceof BlockedTargetError) return new HttpError(400, `target refused: ${err.message}`, 'blocked_target');
-  const e = err as { type?: string; status?: number; limit?: number; message?: string };
-  if (e?.type === 'entity.parse.failed') return new HttpError(400, 'request body is not valid JSON');
-  if (e?.type === 'entity.too.large') return new HttpError(413, `request body is larger than the limit of ${e.limit} bytes`);
-  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return new HttpError(415, e.message ?? 'unsupported encoding');
-  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) return new HttpError(e.status, e.message ?? 'bad request');
-  return new HttpError(500, 'internal error');
 }
 
 function logRequest(deps: AppDeps, req: Request, res: Response) {

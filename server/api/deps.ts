@@ -10,9 +10,14 @@ import type { TechDetector } from '../techstack/tech-detector.js';
 import type { BrowserPool } from '../render/browser-pool.js';
 import type { AdBlocker } from '../render/ad-blocker.js';
 import type { ChartRenderer } from '../charts/chart-renderer.js';
+import type { DocumentExtractor } from '../links/extract-pool.js';
 import type { ScreenshotJobs } from '../jobs/screenshot-jobs.js';
+import type { ResultCache } from '../links/result-cache.js';
+import type { SiteStatusStore } from '../links/site-status.js';
+import type { DiffStore } from '../diff/diff-store.js';
+import type { CompareJobs } from '../jobs/compare-jobs.js';
 
-/** Everything the HTTP layer needs, built once by the composition root (server/main.ts). */
+/** Everything the HTTP layer and the workers need, built once by the composition root (server/compose.ts). */
 export interface AppDeps {
   config: Config;
   redis: Redis;
@@ -29,12 +34,22 @@ export interface AppDeps {
   adBlocker: AdBlocker;
   /** Chart.js drawing in worker threads. */
   charts: ChartRenderer;
+  /** Markdown and HTML link extraction in worker threads (documents and GitHub modes). */
+  documentExtractor: DocumentExtractor;
   /** CA certificates the TLS check trusts (Node's and the system store, NODE_EXTRA_CA_CERTS, TLS_EXTRA_CA_FILE). */
   tlsCa: readonly string[];
   /** Wappalyzer-format technology matcher, compiled once on first use. */
   techDetector: TechDetector;
   /** The asynchronous screenshot queue (BullMQ) and its read model. */
   jobs: ScreenshotJobs;
+  /** The preview-report comparisons (BullMQ), their outcomes, health history and trend pictures. */
+  compares: CompareJobs;
+  /** Link results shared across dead-link runs. */
+  linkCache: ResultCache;
+  /** Latest dead-link status per site (widget, badge). */
+  siteStatuses: SiteStatusStore;
+  /** Screenshot-diff images behind their URLs. */
+  diffs: DiffStore;
   /** Process start, for uptime. */
   startedAt: number;
 }

@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { tooMany } from './errors.js';
+import { OverLimitError } from '../errors/index.js';
 import { ipLimits, keylessLimits, perKeyExtra, type LimitName } from './limit-rules.js';
 import type { KeyRecord } from '../keys/key-store.js';
-import { tierQuotas } from '../keys/tiers.js';
+import { moreQuotaHint, tierQuotas } from '../keys/tiers.js';
 
 /** What the RateLimit-* headers report: the window closest to running out. */
 export interface RateState {
@@ -46,30 +46,37 @@ export class Limiter {
     const rule = name === 'cheap' ? { points: this.cheapPerMinute, seconds: 60 } : (keylessLimits[name] ?? ipLimits[name]);
     if (!rule) return null;
     const what = keylessLimits[name]
-      ? `the keyless limit for ${name} (${describe(rule.points, rule.seconds)} per IP) was reached; create a free key with POST /api/keys for higher limits`
+      ? `the keyless limit for ${name} (${describe(rule.points, rule.seconds)} per IP) was reached`
       : `the limit for this endpoint (${describe(rule.points, rule.seconds)}) was reached`;
-    return this.consume(this.limiter(`ip:${name}`, rule.points, rule.seconds), caller, what);
+    const more = keylessLimits[name] ? 'or create a free key with POST /api/keys for higher limits' : undefined;
+    return this.consume(this.limiter(`ip:${name}`, rule.points, rule.seconds), caller, what, more);
   }
 
-  /** Tier quota (per minute, per day) plus any per-key extra limit of the route. */
-  async consumeByKey(key: KeyRecord, name: LimitName, daily: number): Promise<RateState> {
+  /**
+   * Tier quota (per minute, per day) plus any per-key extra limit of the route. The windows
+   * are consumed at once (their scripts leave in one write, one round trip instead of one
+   * each); when one refuses, the others that counted the call get it back, so a refused call
+   * counts only where it was refused, as when they were asked one after another. `points`: the
+   * requests one call counts as (a comparison counts one per side and check). @default 1
+   */
+  async consumeByKey(key: KeyRecord, name: LimitName, daily: number, points = 1): Promise<RateState> {
     const extra = perKeyExtra[name];
-    const states: RateState[] = [];
-    if (extra) {
-      states.push(
-        await this.consume(this.limiter(`key:${name}`, extra.points, extra.seconds), key.hash,
-          `the ${name} limit of ${describe(extra.points, extra.seconds)} per key was reached`),
-      );
-    }
     const perMinute = tierQuotas[key.tier].perMinute;
-    states.push(
-      await this.consume(this.limiter('key:minute', perMinute, 60), key.hash,
-        `the per-minute limit of ${perMinute} requests for the ${key.tier} tier was reached`),
-    );
-    states.push(
-      await this.consume(this.limiter('key:day', daily, DAY), key.hash,
-        `the daily limit of ${daily} requests for this key was reached`),
-    );
+    const windows: Array<[RateLimiterRedis, string, string | undefined]> = [];
+    if (extra) {
+      windows.push([this.limiter(`key:${name}`, extra.points, extra.seconds), `the ${name} limit of ${describe(extra.points, extra.seconds)} per key was reached`, 'or send more URLs per request']);
+    }
+    windows.push([this.limiter('key:minute', perMinute, 60), `the per-minute limit of ${perMinute} requests for the ${key.tier} tier was reached`, moreQuotaHint(key.tier, key.verified, 'perMinute')]);
+    windows.push([this.limiter('key:day', daily, DAY), `the daily limit of ${daily} requests for this key was reached`, moreQuotaHint(key.tier, key.verified, 'perDay')]);
+    const settled = await Promise.allSettled(windows.map(([l, message, more]) => this.consume(l, key.hash, message, more, points)));
+    const refused = settled.findIndex((r) => r.status === 'rejected');
+    if (refused >= 0) {
+      // Windows after the first refusal would not have been asked: they give the call back
+      // (a window over its limit counted it too).
+      await Promise.all(windows.map(([l], i) => (i > refused ? l.reward(key.hash, points).catch(() => undefined) : undefined)));
+      throw (settled[refused] as PromiseRejectedResult).reason;
+    }
+    const states = settled.map((r) => (r as PromiseFulfilledResult<RateState>).value);
     return states.reduce((a, b) => (b.remaining < a.remaining ? b : a));
   }
 
@@ -78,16 +85,16 @@ export class Limiter {
     return this.limiter('key:day', daily, DAY).getKey(key.hash);
   }
 
-  private async consume(l: RateLimiterRedis, id: string, message: string): Promise<RateState> {
+  /** Counts `points` calls; over the limit, a 429 saying when to retry and, with `more`, how to get more. */
+  private async consume(l: RateLimiterRedis, id: string, message: string, more?: string, points = 1): Promise<RateState> {
     try {
-      const res = await l.consume(id);
+      const res = await l.consume(id, points);
       return { limit: l.points, remaining: res.remainingPoints, resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) throw err;
       const retry = Math.ceil(err.msBeforeNext / 1000);
-      const e = tooMany(message, retry);
-      Object.assign(e.headers, rateHeaders({ limit: l.points, remaining: 0, resetSeconds: retry }));
-      throw e;
+      const when = `retry in ${describeWait(retry)}`;
+      throw new OverLimitError(`${message}; ${more ? `${when}, ${more}` : when}`, retry, rateHeaders({ limit: l.points, remaining: 0, resetSeconds: retry }));
     }
   }
 }
@@ -106,4 +113,12 @@ function describe(points: number, seconds: number): string {
       : seconds % 60 === 0 ? (seconds === 60 ? 'minute' : `${seconds / 60} minutes`)
         : `${seconds} seconds`;
   return `${points} per ${unit}`;
+}
+
+/** `42 s`, `12 min`, `3 h 5 min`. */
+function describeWait(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 120) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }

@@ -7,6 +7,9 @@ import type { KeyRecord } from '../keys/key-store.js';
 /** How a route treats API keys. `optional`: works without, with stricter limits and `_notice`. */
 export type KeyRule = 'none' | 'optional' | 'required' | 'required-any-status';
 
+/** The largest JSON request body the app parses. */
+export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+
 export interface ResponseDoc {
   description: string;
   /** Media type → zod schema (JSON) or `binary` for images/PDF. */
@@ -37,16 +40,30 @@ export interface RouteSpec<Q = unknown, B = unknown, P = unknown> {
   key: KeyRule;
   /** Limiter bucket; omitted means `cheap`. */
   limit?: LimitName;
+  /**
+   * Requests one call counts as, in the key's quotas and usage (a comparison: one per side and
+   * check), from the validated body. @default 1
+   */
+  cost?: (body: B) => number;
+  /** Refuses a key this route does not serve (a tier too low) before anything is counted. */
+  keyCheck?: (key: KeyRecord) => void;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
-  /** Raw body media type when the body is not JSON (e.g. `text/html`). */
-  rawBody?: { type: string; maxBytes: number };
+  /** A JSON body larger than the app's 1 MB default (bytes on the wire, after decompression). */
+  jsonBodyMaxBytes?: number;
+  /** Raw body media type when the body is not JSON (e.g. `text/html`); `example` shows one in the documents. */
+  rawBody?: { type: string; maxBytes: number; example?: string };
   params?: z.ZodType<P>;
   responses: Record<number, ResponseDoc>;
   /** Hidden from OpenAPI (e.g. metrics). */
   hidden?: boolean;
   /** The reply is a standard document (OpenAPI, Postman, apis.json) that `_notice` must not alter. */
   noNotice?: boolean;
+  /**
+   * A static asset (a script tag's `src`, the docs page): query strings such as cache busters
+   * are ignored instead of refused. Every other route answers 400 to a parameter it does not take.
+   */
+  ignoresQuery?: boolean;
   handler(input: RouteInput<Q, B, P>): Promise<void> | void;
 }
 
@@ -83,6 +100,10 @@ const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 export const qInt = (min: number, max: number) =>
   z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).max(max));
 
+/** Decimal number parameter (`99.5`); "" counts as absent. */
+export const qNumber = (min: number, max: number) =>
+  z.preprocess(emptyToUndefined, z.coerce.number().min(min).max(max));
+
 /** Boolean query parameter accepting true/false/1/0/yes/no. */
 export const qBool = (fallback: boolean) =>
   z.preprocess(
@@ -93,9 +114,9 @@ export const qBool = (fallback: boolean) =>
 /** An absolute http(s) URL; a bare host name gets `https://`. */
 export const qUrl = () =>
   z
-    .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })
+    .string()
     .trim()
-    .min(1, 'is required')
+    .min(1)
     .transform((v, ctx) => {
       const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(v) ? v : `https://${v}`;
       try {
@@ -106,7 +127,7 @@ export const qUrl = () =>
         }
         return u.href;
       } catch {
-        ctx.addIssue({ code: 'custom', message: 'must be a valid URL' });
+        ctx.addIssue({ code: 'custom', message: 'must be an absolute http or https URL' });
         return z.NEVER;
       }
     })

@@ -1,7 +1,7 @@
 import { netErrorKind, type NetErrorKind, type SafeHttp } from '../net/safe-http.js';
 import { BlockedTargetError } from '../net/target-policy.js';
 import type { BrowserPool } from '../render/browser-pool.js';
-import { targetFailure } from '../api/target-error.js';
+import { targetFailure } from '../errors/index.js';
 import { checkPerf, type PerfReport } from '../perf/perf-check.js';
 import { auditSeo, type SeoReport } from '../seo/seo-audit.js';
 import type { TechDetector } from '../techstack/tech-detector.js';
@@ -106,7 +106,7 @@ export async function runAudit(opts: AuditOptions, deps: AuditDeps): Promise<Aud
 }
 
 /** Resolves to the part's report or its failure; a refused target (our rule, not the site's) still throws. */
-async function settle<T>(work: Promise<T>): Promise<Part<T>> {
+export async function settle<T>(work: Promise<T>): Promise<Part<T>> {
   try {
     return await work;
   } catch (err) {

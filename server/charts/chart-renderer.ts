@@ -1,5 +1,5 @@
 import { Piscina } from 'piscina';
-import { HttpError, badRequest, tooMany } from '../api/errors.js';
+import { BadInputError, OverLimitError } from '../errors/index.js';
 import type { ChartTask, ChartTaskResult } from './chart-worker.js';
 
 export type { ChartTask };
@@ -39,16 +39,18 @@ export function createChartRenderer(opts: ChartRendererOptions): ChartRenderer {
   return {
     async render(task) {
       const p = getPool();
-      if (p.queueSize >= maxQueue) throw tooMany('the chart queue is full; retry shortly', 2);
+      if (p.queueSize >= maxQueue) throw new OverLimitError('the chart queue is full; retry in 2 s', 2);
       const signal = AbortSignal.timeout(opts.timeoutMs ?? 20_000);
       let result: ChartTaskResult;
       try {
         result = (await p.run(sanitize(task), { signal })) as ChartTaskResult;
       } catch (err) {
-        if ((err as Error).name === 'AbortError') throw new HttpError(504, 'drawing the chart took too long');
+        if ((err as Error).name === 'AbortError') {
+          throw new BadInputError(`drawing the chart took longer than ${(opts.timeoutMs ?? 20_000) / 1000} s; send fewer data points or a smaller size`);
+        }
         throw err;
       }
-      if (!result.ok) throw badRequest(`invalid chart configuration: ${result.error}`);
+      if (!result.ok) throw new BadInputError(`invalid chart configuration: ${result.error}`);
       return Buffer.from(result.image.buffer, result.image.byteOffset, result.image.byteLength);
     },
     stats: () => ({ threads: pool?.threads.length ?? 0, queued: pool?.queueSize ?? 0 }),

@@ -4,6 +4,8 @@
  */
 import { createCanvas } from '@napi-rs/canvas';
 import { Chart, registerables, type ChartConfiguration, type Plugin } from 'chart.js';
+// Registers date-fns as Chart.js's date adapter in this thread: time and timeseries scales need one.
+import 'chartjs-adapter-date-fns';
 
 Chart.register(...registerables);
 // Wide Unicode coverage: Latin, CJK and colour emoji from the Debian font packages.

@@ -8,6 +8,9 @@ export type DiffImageName = (typeof diffImageNames)[number];
 export const newDiffId = () => crypto.randomBytes(16).toString('base64url');
 export const diffIdPattern = /^[A-Za-z0-9_-]{22}$/;
 
+/** How long a diff's images are kept: a week, so PR comments keep showing them. */
+export const DIFF_KEPT_SECONDS = 7 * 24 * 3600;
+
 /** The three PNGs of a screenshot diff, kept in Redis for `ttlSeconds`. */
 export class DiffStore {
   constructor(

@@ -1,4 +1,4 @@
-import { HttpError, badRequest } from '../api/errors.js';
+import { BadInputError, DomainError } from '../errors/index.js';
 import { captureScreenshot, type ScreenshotDeps, type ScreenshotOptions } from '../render/screenshot.js';
 import { diffPngs } from './pixel-diff.js';
 
@@ -36,10 +36,12 @@ export interface ScreenshotDiffResult {
 export async function screenshotDiff(opts: ScreenshotDiffOptions, deps: ScreenshotDeps): Promise<ScreenshotDiffResult> {
   const capture = (url: string, field: string) =>
     captureScreenshot(renderOptions(url, opts), deps).catch((err: unknown) => {
-      if (!(err instanceof HttpError)) throw err;
+      if (!(err instanceof DomainError)) throw err;
       const selectorError = /hide_selectors: .*/.exec(err.message);
-      if (selectorError) throw badRequest(selectorError[0]);
-      throw new HttpError(err.status, `${field}: ${err.message}`, err.code, err.headers);
+      if (selectorError) throw new BadInputError(selectorError[0]);
+      // Same error, named for the side that failed.
+      err.message = `${field}: ${err.message}`;
+      throw err;
     });
   const [baseline, candidate] = await Promise.all([
     capture(opts.baselineUrl, 'baseline_url'),

@@ -1,6 +1,10 @@
 import crypto from 'node:crypto';
 import { Queue, type ConnectionOptions, type Job } from 'bullmq';
 import type { Redis, RedisOptions } from 'ioredis';
+import { WebhookLog, type WebhookStatus } from './webhook-log.js';
+import { findOwnedJob, jobStatus, RESULT_TTL_SECONDS, type JobStatus } from './job-basics.js';
+
+export { RESULT_TTL_SECONDS, type JobStatus };
 
 /** What a queued screenshot job carries: options and ids only, never secrets. */
 export interface ScreenshotJobData {
@@ -24,42 +28,66 @@ export interface ScreenshotJobResult {
   height: number;
 }
 
-export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed';
+/** The webhook body of a job that failed after its retries. */
+export interface ScreenshotJobFailure {
+  job_id: string;
+  url: string;
+  status: 'failed';
+  /** What went wrong and what to do next, as the HTTP API would say it. */
+  error: string;
+  /** The error's stable code (`target_unreachable`, `blocked_target`, …). */
+  code: string;
+}
 
-export interface WebhookAttempt {
-  attempt: number;
-  at: string;
-  status: number | null;
-  error: string | null;
+/** What a finished job leaves: its result, or its failure. */
+export type ScreenshotOutcome = ScreenshotJobResult | ScreenshotJobFailure;
+
+/** A webhook delivery job: which outcome goes where, for whom. */
+export interface WebhookJobData {
+  job_id: string;
+  url: string;
+  /** Hash of the owning key, whose secret signs the delivery. */
+  owner: string;
+  /** Whose outcome is delivered. @default 'screenshot' */
+  kind?: 'screenshot' | 'compare';
 }
 
 export const SCREENSHOT_QUEUE = 'screenshot';
 export const WEBHOOK_QUEUE = 'webhook';
-/** Results and failed jobs are kept 24 h, then the job is unknown (404). */
-export const RESULT_TTL_SECONDS = 24 * 60 * 60;
+/** Renders of one job before it fails. */
+export const SCREENSHOT_ATTEMPTS = 3;
 
-/** The producer side of the asynchronous screenshot queue and the job read model. */
+/**
+ * The asynchronous screenshot queue: producers, the outcome of each job, and its webhook's
+ * delivery record. The outcome is stored apart from the BullMQ job, before the job
+ * completes, so the webhook job (scheduled in the same step) always finds it, and a re-run
+ * of the job (its worker died after storing) reuses it instead of rendering again.
+ */
 export class ScreenshotJobs {
-  readonly screenshots: Queue<ScreenshotJobData, ScreenshotJobResult>;
-  readonly webhooks: Queue<{ job_id: string }>;
+  readonly screenshots: Queue<ScreenshotJobData>;
+  readonly webhooks: Queue<WebhookJobData>;
+  readonly webhookLog: WebhookLog;
 
   constructor(
+    /** Producer options: no offline queue, so a request fails fast while Redis is away. */
     connection: RedisOptions,
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly webhook: { attempts: number; backoffMs: number },
   ) {
-    // Producers behind HTTP fail fast instead of queueing commands while Redis is away.
-    const opts = { connection: { ...connection, enableOfflineQueue: false } as ConnectionOptions, prefix: `${prefix}bull` };
+    const opts = { connection: connection as ConnectionOptions, prefix: `${prefix}bull` };
     this.screenshots = new Queue(SCREENSHOT_QUEUE, opts);
     this.webhooks = new Queue(WEBHOOK_QUEUE, opts);
+    this.webhookLog = new WebhookLog(redis, prefix, RESULT_TTL_SECONDS);
+    // Errors reach the callers of each command; the event only reports reconnects.
+    for (const q of [this.screenshots, this.webhooks]) q.on('error', () => undefined);
   }
 
   async enqueue(data: ScreenshotJobData): Promise<string> {
     const id = crypto.randomUUID();
     await this.screenshots.add('capture', data, {
       jobId: id,
-      attempts: 3,
+      attempts: SCREENSHOT_ATTEMPTS,
       backoff: { type: 'exponential', delay: 2_000 },
       removeOnComplete: { age: RESULT_TTL_SECONDS },
       removeOnFail: { age: RESULT_TTL_SECONDS },
@@ -67,42 +95,48 @@ export class ScreenshotJobs {
     return id;
   }
 
-  /** Called by the worker when a job completed with a webhook_url. */
-  async scheduleWebhook(jobId: string): Promise<void> {
-    await this.webhooks.add('deliver', { job_id: jobId }, {
-      jobId: `webhook-${jobId}`,
+  /** Records what the job came to; the first outcome stored stays (a re-run does not replace it). */
+  async storeOutcome(jobId: string, outcome: ScreenshotOutcome): Promise<void> {
+    await this.redis.set(this.outcomeKey(jobId), JSON.stringify(outcome), 'EX', RESULT_TTL_SECONDS, 'NX');
+  }
+
+  async outcome(jobId: string): Promise<ScreenshotOutcome | null> {
+    const raw = await this.redis.get(this.outcomeKey(jobId));
+    return raw ? (JSON.parse(raw) as ScreenshotOutcome) : null;
+  }
+
+  /**
+   * Schedules the delivery of the job's outcome as its own job. The id is fixed per
+   * screenshot job, so a re-run of the job (or of this step) adds nothing.
+   */
+  async scheduleWebhook(data: WebhookJobData): Promise<void> {
+    await this.webhookLog.scheduled(data.job_id);
+    await this.webhooks.add('deliver', data, {
+      jobId: `webhook-${data.job_id}`,
       attempts: this.webhook.attempts,
-      backoff: { type: 'exponential', delay: this.webhook.backoffMs },
+      // Standard Webhooks: exponential backoff with jitter, so retries of many receivers spread out.
+      backoff: { type: 'exponential', delay: this.webhook.backoffMs, jitter: 0.2 },
       removeOnComplete: { age: RESULT_TTL_SECONDS },
       removeOnFail: { age: RESULT_TTL_SECONDS },
     });
   }
 
   /** The job if it exists and belongs to `owner`. */
-  async find(jobId: string, owner: string): Promise<Job<ScreenshotJobData, ScreenshotJobResult> | null> {
-    const job = await this.screenshots.getJob(jobId);
-    return job && job.data.owner === owner ? job : null;
+  find(jobId: string, owner: string): Promise<Job<ScreenshotJobData> | null> {
+    return findOwnedJob(this.screenshots, jobId, owner);
   }
 
-  async status(job: Job<ScreenshotJobData, ScreenshotJobResult>): Promise<JobStatus> {
-    const state = await job.getState();
-    if (state === 'completed') return 'completed';
-    if (state === 'failed') return 'failed';
-    if (state === 'active') return 'processing';
-    return 'queued';
+  status(job: Job<ScreenshotJobData>): Promise<JobStatus> {
+    return jobStatus(job);
   }
 
-  async recordWebhookAttempt(jobId: string, attempt: WebhookAttempt): Promise<void> {
-    const key = `${this.prefix}webhook-attempts:${jobId}`;
-    await this.redis.multi().rpush(key, JSON.stringify(attempt)).expire(key, RESULT_TTL_SECONDS).exec();
-  }
-
-  async webhookAttempts(jobId: string): Promise<WebhookAttempt[]> {
-    const raw = await this.redis.lrange(`${this.prefix}webhook-attempts:${jobId}`, 0, -1);
-    return raw.map((r) => JSON.parse(r) as WebhookAttempt);
+  webhookStatus(jobId: string): Promise<WebhookStatus> {
+    return this.webhookLog.status(jobId);
   }
 
   async close(): Promise<void> {
     await Promise.all([this.screenshots.close(), this.webhooks.close()]);
   }
+
+  private outcomeKey = (jobId: string) => `${this.prefix}screenshot-outcome:${jobId}`;
 }

@@ -114,10 +114,15 @@ export class KeyStore {
     return { index, start: new Date(start0 + index * len), end: new Date(start0 + (index + 1) * len) };
   }
 
-  /** Counts one call in the current period. */
-  async countCall(record: KeyRecord): Promise<void> {
+  /** Counts `calls` requests in the key's current period (a comparison is one per side and check). @default 1 */
+  async countCall(record: KeyRecord, calls = 1): Promise<void> {
     const key = this.periodKey(record);
-    await this.redis.multi().incr(key).expire(key, PERIOD_DAYS * 2 * 24 * 3600).exec();
+    await this.redis.multi().incrby(key, calls).expire(key, PERIOD_DAYS * 2 * 24 * 3600).exec();
+  }
+
+  /** Takes back a call counted with `countCall` (counted at the same time as the limits, which then refused it). */
+  async uncountCall(record: KeyRecord, calls = 1): Promise<void> {
+    await this.redis.decrby(this.periodKey(record), calls);
   }
 
   /** The Redis key counting the calls of the current 30-day period. */

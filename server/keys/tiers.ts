@@ -17,3 +17,18 @@ export function dailyLimit(tier: Tier, verified: boolean): number {
 }
 
 export const PERIOD_DAYS = 30;
+
+/**
+ * How a key gets more of a quota, for the 429 message: the tiers above it with their figure
+ * (a paid tier is set by the operator), or email verification for an anonymous free key.
+ */
+export function moreQuotaHint(tier: Tier, verified: boolean, window: 'perMinute' | 'perDay'): string {
+  const unit = window === 'perMinute' ? 'a minute' : 'a day';
+  const above = tierNames.slice(tierNames.indexOf(tier) + 1);
+  const tiers = above.map((t) => `${t} ${tierQuotas[t][window]}`).join(', ');
+  if (window === 'perDay' && tier === 'free' && !verified) {
+    return `verify an email key for 50 ${unit}, or ask for a paid tier (${tiers} ${unit})`;
+  }
+  if (!above.length) return 'business is the highest tier; ask the operator if you need more';
+  return `ask for a paid tier for more (${tiers} ${unit})`;
+}

@@ -1,27 +1,61 @@
-import type { HTTPResponse, Page } from 'puppeteer-core';
+import type { HTTPRequest, Page } from 'puppeteer-core';
 import type { TargetPolicy } from '../net/target-policy.js';
 import type { BrowserPool } from '../render/browser-pool.js';
+import { openRenderTabs, type RenderJob } from './render-tabs.js';
 import type { PageRenderer, RenderedPage } from './site-crawler.js';
-import type { CheckResult, LinkKind, RedirectHop } from './types.js';
 
 /** Longest single page render, whatever the run's budget. */
 const PAGE_CAP_MS = 30_000;
+/** After the DOM is parsed: how long `load` is waited for before the DOM is taken as it is. */
+const LOAD_WAIT_MS = 5_000;
+/**
+ * After `load`: the page counts as settled once no request of its own has been in flight for
+ * QUIET_MS (a script's fetch that inserts links is waited for, and one it starts from a
+ * timer right after `load` is seen), and at most IDLE_WAIT_MS after `load` in any case.
+ */
+const QUIET_MS = 50;
+const IDLE_WAIT_MS = 1_500;
 
 /**
- * Full mode's renderer: each page opened in the shared pool's Chromium (every request
- * through the target-safety proxy), scripts run, then the live DOM is serialised so
- * links inserted by scripts and ids set by scripts count.
+ * Requests whose answers cannot change the DOM's links or ids: the render pass answers them
+ * itself instead of loading them (the crawler checks every one of them over HTTP anyway).
+ * Images get a valid 1×1 GIF so `onload`, not `onerror`, handlers run, as for a working image.
  */
-export function createBrowserRenderer(pool: BrowserPool, policy: TargetPolicy, concurrency: number): PageRenderer {
+const STUBBED: Partial<Record<string, { contentType: string; body: Uint8Array }>> = {
+  image: { contentType: 'image/gif', body: Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64') },
+  media: { contentType: 'application/octet-stream', body: new Uint8Array() },
+  font: { contentType: 'font/woff2', body: new Uint8Array() },
+};
+/** Above the pool's own `continue` (0), below its refusals (100), which must win. */
+const RENDER_PRIORITY = 50;
+
+/**
+ * Full mode's renderer: each page opened in the shared pool's Chromium (every request the
+ * browser makes goes through the target-safety proxy), scripts run, then the live DOM is
+ * serialised so links inserted by scripts and ids set by scripts count. The crawler has
+ * fetched the page already: its HTML is handed to the browser rather than fetched again,
+ * images, media and fonts are not loaded, and waits are short and bounded (DOM parsed,
+ * `load`, then a quiet network). A page that navigates its main frame away (meta refresh,
+ * `location.replace`, `location.href =`) reports where to; the browser does not follow.
+ * The pages of one crawl share a few tabs (`render-tabs.ts`).
+ */
+export function createBrowserRenderer(pool: BrowserPool, policy: TargetPolicy, maxConcurrency: number): PageRenderer {
+  const freeSlots = () => {
+    const { capacity, leased } = pool.stats();
+    return capacity - leased;
+  };
   return {
-    concurrency,
-    render: (url, timeoutMs) =>
-      pool.withPage({ policy, timeoutMs: Math.min(timeoutMs, PAGE_CAP_MS) }, async (page) => {
-        const navTimeout = Math.max(1000, Math.min(timeoutMs, PAGE_CAP_MS) - 1000);
-        const response = await page.goto(url, { waitUntil: 'load', timeout: navTimeout });
-        await page.waitForNetworkIdle({ idleTime: 150, timeout: 1500 }).catch(() => undefined); // late script work is optional
-        return describe(url, page, response);
-      }),
+    // Bot-blocked links' second opinions at once: what the pool has free now, at least one, at most the cap.
+    get concurrency() {
+      return Math.max(1, Math.min(maxConcurrency, freeSlots()));
+    },
+    open() {
+      const session = openRenderTabs(pool, policy, maxConcurrency, freeSlots, (page, job) => renderPage(page, job, (url) => pool.checkTarget(policy, url)));
+      return {
+        render: (url, timeoutMs, fetched) => session.render(url, Math.min(timeoutMs, PAGE_CAP_MS), fetched),
+        close: () => session.close(),
+      };
+    },
     verify: (url, timeoutMs) =>
       pool.withPage({ policy, timeoutMs }, async (page) => {
         const response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: Math.max(1000, timeoutMs - 1000) });
@@ -30,26 +64,97 @@ export function createBrowserRenderer(pool: BrowserPool, policy: TargetPolicy, c
   };
 }
 
-async function describe(url: string, page: Page, response: HTTPResponse | null): Promise<RenderedPage> {
-  const chain: RedirectHop[] = [];
-  for (const req of response?.request().redirectChain() ?? []) {
-    const r = req.response();
-    if (r) chain.push({ url: req.url(), status: r.status(), location: new URL(r.headers().location ?? '', req.url()).href });
+async function renderPage(page: Page, { url, budget, fetched }: RenderJob, checkTarget: (url: string) => Promise<unknown>): Promise<RenderedPage> {
+  const endBy = Date.now() + budget - 1000; // a second left to serialise the DOM
+  const left = (cap: number) => Math.max(0, Math.min(cap, endBy - Date.now()));
+  const documents: string[] = []; // main-frame document requests, in order; HTTP redirect hops excluded
+  const inFlight = new Set<HTTPRequest>(); // the page's own requests that go out (not answered here)
+  let lastActivity = Date.now();
+  const target = withoutHash(url);
+  const onRequest = (req: HTTPRequest) => {
+    const mainDocument = req.isNavigationRequest() && req.frame() === page.mainFrame() && req.redirectChain().length === 0;
+    // In a reused tab, the last page's document may still start a navigation before ours goes out.
+    if (mainDocument && !documents.length && withoutHash(req.url()) !== target) return void req.abort('aborted', RENDER_PRIORITY).catch(() => undefined);
+    if (mainDocument) documents.push(req.url());
+    if (req.isInterceptResolutionHandled()) return;
+    const stub = STUBBED[req.resourceType()];
+    if (mainDocument && documents.length === 1 && fetched) {
+      void req.respond({ status: 200, contentType: fetched.contentType, body: fetched.html }, RENDER_PRIORITY).catch(() => undefined);
+    } else if (mainDocument && documents.length > 1) {
+      // Where it goes is all the crawl needs: it fetches that page itself.
+      void req.abort('aborted', RENDER_PRIORITY).catch(() => undefined);
+    } else if (stub) {
+      void req.respond({ status: 200, ...stub }, RENDER_PRIORITY).catch(() => undefined);
+    } else {
+      inFlight.add(req);
+      lastActivity = Date.now();
+    }
+  };
+  const onSettled = (req: HTTPRequest) => {
+    if (inFlight.delete(req)) lastActivity = Date.now();
+  };
+  // A tab still showing this URL would only scroll to the fragment: leave it first.
+  if (withoutHash(page.url()) === target) await page.goto('about:blank');
+  page.on('request', onRequest);
+  page.on('requestfinished', onSettled);
+  page.on('requestfailed', onSettled);
+  try {
+    const response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: Math.max(1000, left(budget)) }).catch((err: unknown) => {
+      if (documents.length > 1) return null; // the page navigated away before its DOM was ready
+      if (isTimeout(err) && page.url() !== 'about:blank') return null; // still parsing at the budget's end: take what is there
+      throw err;
+    });
+    if (documents.length <= 1) {
+      await timeBound(
+        page.evaluate(() => document.readyState === 'complete' || new Promise<boolean>((r) => addEventListener('load', () => r(true), { once: true }))),
+        left(LOAD_WAIT_MS),
+      ).catch(() => undefined);
+      const quietBy = Date.now() + left(IDLE_WAIT_MS);
+      while (Date.now() < quietBy && documents.length <= 1 && (inFlight.size > 0 || Date.now() - lastActivity < QUIET_MS)) {
+        await delay(Math.min(QUIET_MS, Math.max(1, QUIET_MS - (Date.now() - lastActivity))));
+      }
+    }
+    const navigatedTo = documents.slice(1).find((u) => u !== documents[0]);
+    // A refused target fails the render, as when the browser was refused it (the crawl keeps the fetched page).
+    if (navigatedTo) return (/^https?:/i.test(navigatedTo) ? checkTarget(navigatedTo) : Promise.resolve()).then(() => ({ navigatedTo }));
+
+    const status = response?.status() ?? null;
+    // proxy-chain answers 590-599 for upstream failures; the crawler keeps its fetched HTML then.
+    if (status !== null && status >= 590) throw new Error(`safety proxy answered ${status}`);
+    const type = response?.headers()['content-type'] ?? 'text/html';
+    if ((status !== null && status >= 400) || !/html|xml/i.test(type)) return {};
+    const [html, dom] = await Promise.all([
+      page.content(),
+      page.evaluate(() => ({
+        ids: [
+          ...Array.from(document.querySelectorAll('[id]'), (e) => e.id),
+          ...Array.from(document.querySelectorAll('a[name]'), (e) => e.getAttribute('name') ?? ''),
+        ],
+        encoding: document.characterSet,
+      })),
+    ]);
+    return { html, anchors: new Set(dom.ids.filter(Boolean)), encoding: dom.encoding.toLowerCase() };
+  } finally {
+    page.off('request', onRequest);
+    page.off('requestfinished', onSettled);
+    page.off('requestfailed', onSettled);
   }
-  const status = response?.status() ?? null;
-  // proxy-chain answers 590-599 for upstream failures; the crawler then fetches the page to learn the real kind.
-  if (status !== null && status >= 590) throw new Error(`safety proxy answered ${status}`);
-  const finalUrl = page.url();
-  const kind: LinkKind = status !== null && status >= 400 ? `http_${status}` : chain.length ? 'redirect' : 'ok';
-  const result: CheckResult = { url, status, kind, redirect_chain: chain, final_url: finalUrl };
-  const type = response?.headers()['content-type'] ?? '';
-  if ((status !== null && status >= 400) || !/html|xml/i.test(type)) return { result };
-  const [html, ids] = await Promise.all([
-    page.content(),
-    page.evaluate(() => [
-      ...Array.from(document.querySelectorAll('[id]'), (e) => e.id),
-      ...Array.from(document.querySelectorAll('a[name]'), (e) => e.getAttribute('name') ?? ''),
-    ]),
-  ]);
-  return { result, html, anchors: new Set(ids.filter(Boolean)) };
 }
+
+const withoutHash = (u: string) => {
+  try {
+    const parsed = new URL(u);
+    parsed.hash = '';
+    return parsed.href;
+  } catch {
+    return u;
+  }
+};
+const isTimeout = (err: unknown) => err instanceof Error && err.name === 'TimeoutError';
+/** `work`, or undefined once `ms` have passed. */
+async function timeBound<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const out = new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), ms)));
+  return Promise.race([work, out]).finally(() => clearTimeout(timer));
+}
+const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -1,31 +1,56 @@
 import { Parser } from 'htmlparser2';
+import { scanCss } from './extract-css.js';
+import { parseRefresh } from './meta-refresh.js';
+import { resolveIn } from './resolve-url.js';
+import { srcsetUrls } from './srcset.js';
+import { positionIndex } from './text-position.js';
 import type { FoundLink, LinkResource } from './types.js';
 
-export interface ExtractedPage {
-  links: FoundLink[];
-  /** Element ids and `<a name>` values, for fragment checks. */
-  anchors: Set<string>;
+/** A URL as written in HTML, before resolution: where it is and what it points at. */
+export interface HtmlReference {
+  /** The value as written (entities decoded, surrounding whitespace removed). */
+  value: string;
+  resource: LinkResource;
+  /** True for links a crawler may follow to another page (a, area, iframe, meta refresh). */
+  navigational: boolean;
+  /** 0-based offsets of the construct holding it: the start tag, or `url(…)` in a `<style>`. */
+  start: number;
+  end: number;
 }
 
-/** Tag → attributes holding a URL: [tag, attribute, what it points at, followed by a crawler]. */
-const attrList: Array<[tag: string, attr: string, resource: LinkResource, navigational: boolean]> = [
-  ['a', 'href', 'page', true],
-  ['area', 'href', 'page', true],
-  ['iframe', 'src', 'frame', true],
-  ['frame', 'src', 'frame', true],
-  ['img', 'src', 'image', false],
-  ['input', 'src', 'image', false],
-  ['script', 'src', 'script', false],
-  ['source', 'src', 'media', false],
-  ['video', 'src', 'media', false],
-  ['audio', 'src', 'media', false],
-  ['track', 'src', 'media', false],
-  ['video', 'poster', 'image', false],
-  ['embed', 'src', 'media', false],
-  ['object', 'data', 'media', false],
-];
-const attrTable = new Map<string, typeof attrList>();
-for (const row of attrList) attrTable.set(row[0], [...(attrTable.get(row[0]) ?? []), row]);
+export interface ScannedHtml {
+  references: HtmlReference[];
+  /** Element ids and `<a name>` values, for fragment checks. */
+  anchors: Set<string>;
+  /** The first `<base href>` as written. */
+  baseHref?: string;
+  /** `<meta http-equiv=refresh>` with a URL: the browser navigates there. */
+  refresh?: HtmlReference;
+}
+
+/** Tag → attributes holding one URL: [attribute, what it points at, followed by a crawler]. */
+const urlAttributes: Record<string, Array<[attr: string, resource: LinkResource, navigational: boolean]>> = {
+  a: [['href', 'page', true]],
+  area: [['href', 'page', true]],
+  iframe: [['src', 'frame', true], ['longdesc', 'page', false]],
+  frame: [['src', 'frame', true], ['longdesc', 'page', false]],
+  img: [['src', 'image', false], ['longdesc', 'page', false]],
+  input: [['src', 'image', false]],
+  script: [['src', 'script', false]],
+  source: [['src', 'media', false]],
+  video: [['src', 'media', false], ['poster', 'image', false]],
+  audio: [['src', 'media', false]],
+  track: [['src', 'media', false]],
+  embed: [['src', 'media', false]],
+  object: [['data', 'media', false]],
+  body: [['background', 'image', false]],
+  table: [['background', 'image', false]],
+  td: [['background', 'image', false]],
+  blockquote: [['cite', 'page', false]],
+  q: [['cite', 'page', false]],
+  ins: [['cite', 'page', false]],
+  del: [['cite', 'page', false]],
+};
 
 /** `link rel` values whose href is fetched by browsers (others, like `canonical`, are still checked as pages). */
 const linkResource = (rel: string): LinkResource => {
@@ -37,49 +62,60 @@ const linkResource = (rel: string): LinkResource => {
 };
 
 const SKIPPED_LINK_RELS = /\b(dns-prefetch|preconnect)\b/i;
-const CSS_URL = /url\(\s*(['"]?)([^'")]+)\1\s*\)/gi;
 
 /**
- * Every link and resource of an HTML document, resolved per the URL standard against
- * `<base href>` (itself resolved against `pageUrl`). Non-http(s) schemes are returned
- * too; the caller skips them. Values that do not parse as URLs are dropped.
- *
- * A streaming parse (htmlparser2 callbacks, no DOM): the crawler parses every page it
- * visits, and building a tree cost more than fetching a small page on loopback.
+ * Every URL an HTML document (or fragment) holds, with its place in the source, by a
+ * streaming parse (htmlparser2 callbacks, no DOM: the crawler parses every page, and a
+ * tree cost more than fetching a small page on loopback). Comments are not content, so
+ * links inside them are not found. `srcset` and `imagesrcset` by the HTML spec's
+ * algorithm; CSS in `<style>` and `style=""` by the CSS tokenizer.
  */
-export function extractHtml(html: string, pageUrl: string): ExtractedPage {
-  const raw: Array<[value: string, resource: LinkResource, navigational: boolean]> = [];
+export function scanHtml(html: string): ScannedHtml {
+  const references: HtmlReference[] = [];
   const anchors = new Set<string>();
-  const css: string[] = [];
+  const styles: Array<{ text: string; start: number }> = [];
   let baseHref: string | undefined;
+  let refresh: HtmlReference | undefined;
   let inStyle = false;
 
-  const parser = new Parser(
+  const parser: Parser = new Parser(
     {
       onopentag(tag, a) {
+        const start = parser.startIndex;
+        const end = parser.endIndex + 1;
+        const add = (value: string | undefined, resource: LinkResource, navigational: boolean) => {
+          const v = value?.trim();
+          if (v) references.push({ value: v, resource, navigational, start, end });
+        };
         if (a.id) anchors.add(a.id);
-        if (a.style) css.push(a.style);
-        for (const [t, attr, resource, nav] of attrTable.get(tag) ?? []) {
-          if (t === 'input' && (a.type ?? '').toLowerCase() !== 'image') continue;
-          if (a[attr] !== undefined) raw.push([a[attr], resource, nav]);
-        }
         if (tag === 'a' && a.name) anchors.add(a.name);
-        if (a.srcset && (tag === 'img' || tag === 'source')) {
-          for (const candidate of a.srcset.split(',')) raw.push([candidate.trim().split(/\s+/)[0], 'image', false]);
+        for (const [attr, resource, nav] of urlAttributes[tag] ?? []) {
+          if (tag === 'input' && (a.type ?? '').toLowerCase() !== 'image') continue;
+          add(a[attr], resource, nav);
         }
-        if (tag === 'link' && a.href !== undefined && !SKIPPED_LINK_RELS.test(a.rel ?? '')) raw.push([a.href, linkResource(a.rel ?? ''), false]);
+        if (a.srcset !== undefined && (tag === 'img' || tag === 'source')) for (const url of srcsetUrls(a.srcset)) add(url, 'image', false);
+        if (tag === 'link' && !SKIPPED_LINK_RELS.test(a.rel ?? '')) {
+          add(a.href, linkResource(a.rel ?? ''), false);
+          if (a.imagesrcset !== undefined) for (const url of srcsetUrls(a.imagesrcset)) add(url, 'image', false);
+        }
         if (tag === 'meta' && (a['http-equiv'] ?? '').toLowerCase() === 'refresh') {
-          const m = /url\s*=\s*['"]?([^'"]+)/i.exec(a.content ?? '');
-          if (m) raw.push([m[1], 'page', true]);
+          const target = parseRefresh(a.content ?? '')?.url;
+          if (target) {
+            add(target, 'page', true);
+            refresh ??= references[references.length - 1];
+          }
         }
         if (tag === 'base' && a.href !== undefined && baseHref === undefined) baseHref = a.href;
-        if (tag === 'style') {
-          inStyle = true;
-          css.push('');
+        if (a.style) {
+          for (const ref of scanCss(a.style)) add(ref.value, cssResource(ref.kind), false);
         }
+        if (tag === 'style') inStyle = true;
       },
       ontext(text) {
-        if (inStyle) css[css.length - 1] += text;
+        if (!inStyle) return;
+        const last = styles[styles.length - 1];
+        if (last && last.start + last.text.length === parser.startIndex) last.text += text;
+        else styles.push({ text, start: parser.startIndex });
       },
       onclosetag(tag) {
         if (tag === 'style') inStyle = false;
@@ -89,27 +125,42 @@ export function extractHtml(html: string, pageUrl: string): ExtractedPage {
   );
   parser.end(html);
 
-  // The first <base href> applies to every URL of the document, also those before it.
-  let base = pageUrl;
-  if (baseHref?.trim()) {
-    try {
-      base = new URL(baseHref.trim(), pageUrl).href;
-    } catch {
-      base = pageUrl; // an unparsable <base> is ignored by browsers too
+  for (const style of styles) {
+    for (const ref of scanCss(style.text)) {
+      if (ref.value.trim()) references.push({ value: ref.value.trim(), resource: cssResource(ref.kind), navigational: false, start: style.start + ref.start, end: style.start + ref.end });
     }
   }
-  for (const text of css) {
-    for (const m of text.matchAll(CSS_URL)) raw.push([m[2], 'image', false]);
-  }
-  const links: FoundLink[] = [];
-  for (const [value, resource, navigational] of raw) {
-    const v = value.trim();
-    if (!v) continue;
-    try {
-      links.push({ url: new URL(v, base).href, resource, navigational });
-    } catch {
-      links.push({ url: v, resource, navigational: false });
-    }
-  }
-  return { links, anchors };
+  references.sort((a, b) => a.start - b.start); // document order (style sheets were read last)
+  return { references, anchors, baseHref, refresh };
 }
+
+export interface ExtractedPage {
+  links: FoundLink[];
+  anchors: Set<string>;
+  /** Where a `<meta http-equiv=refresh>` sends the browser (absolute). */
+  refresh?: string;
+}
+
+/**
+ * Every link and resource of a fetched page, resolved per the URL standard against the
+ * first `<base href>` (itself resolved against `pageUrl`), with line and column. The query
+ * of a relative URL is encoded in the page's `encoding`, as a browser does. Values that do
+ * not parse as URLs are kept as written (reported as invalid).
+ */
+export function extractHtml(html: string, pageUrl: string, encoding = 'utf-8'): ExtractedPage {
+  const scanned = scanHtml(html);
+  const at = positionIndex(html);
+  let base = pageUrl;
+  if (scanned.baseHref?.trim()) base = resolveIn(scanned.baseHref.trim(), pageUrl, encoding) ?? pageUrl; // an unparsable <base> is ignored by browsers too
+  const links: FoundLink[] = scanned.references.map((r) => {
+    const url = resolveIn(r.value, base, encoding);
+    const { line, column } = at(r.start);
+    return url
+      ? { url, resource: r.resource, navigational: r.navigational, line, column }
+      : { url: r.value, resource: r.resource, navigational: false, line, column };
+  });
+  const refresh = scanned.refresh ? (resolveIn(scanned.refresh.value, base, encoding) ?? undefined) : undefined;
+  return { links, anchors: scanned.anchors, refresh };
+}
+
+const cssResource = (kind: 'import' | 'font' | 'resource'): LinkResource => (kind === 'import' ? 'stylesheet' : kind === 'font' ? 'other' : 'image');

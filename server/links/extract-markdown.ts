@@ -1,93 +1,143 @@
-import type { FoundLink, LinkResource } from './types.js';
+import GithubSlugger from 'github-slugger';
+import type { Html, Nodes, Parents, Root } from 'mdast';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { gfm } from 'micromark-extension-gfm';
+import { scanHtml } from './extract-html.js';
+import { positionIndex } from './text-position.js';
+import type { LinkResource } from './types.js';
 
-export interface MarkdownLink extends FoundLink {
+/** One link of a Markdown document, as written, with where it is. */
+export interface MarkdownLink {
+  /** The destination as written, after CommonMark's escapes and entities (relative stays relative). */
+  url: string;
+  resource: LinkResource;
+  navigational: boolean;
+  /** 1-based line and column where the construct starts; `endLine` where it ends. */
   line: number;
-  /** The link as written (relative links stay relative). */
-  raw: string;
+  column: number;
+  endLine: number;
 }
 
 export interface ExtractedMarkdown {
   links: MarkdownLink[];
-  /** GitHub heading anchors (`## Install it` → `install-it`, duplicates `-1`, `-2`). */
+  /** Fragments that exist in the rendered document: GitHub's heading slugs, HTML ids and `<a name>`. */
   anchors: Set<string>;
+  /** Set when the document could not be parsed (nesting deeper than the stack allows); nothing is extracted then. */
+  error?: string;
 }
 
-const INLINE = /(!?)\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*(<[^>]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g;
-const REF_DEF = /^\s{0,3}\[([^\]]+)\]:\s*(<[^>]*>|\S+)/;
-const AUTOLINK = /<(https?:\/\/[^>\s]+)>/g;
-const BARE = /(?<![(<"'=\]])\bhttps?:\/\/[^\s<>()"'`\]]+[^\s<>()"'`\].,;:!?*_~]/g;
-const HTML_ATTR = /<(a|img|source|video|audio|iframe)\b[^>]*?\s(href|src|srcset)\s*=\s*("([^"]*)"|'([^']*)')/gi;
-
 /**
- * Links of a Markdown document with their 1-based line numbers: inline links and
- * images, reference definitions, autolinks, bare URLs and links in raw HTML. Code
- * blocks and code spans are skipped.
+ * Links of a Markdown document by a CommonMark + GFM parser (micromark), as GitHub renders
+ * it: inline links and images, reference definitions (each once, where the URL is written),
+ * autolinks and GFM autolink literals, and URLs in raw HTML (read by the one HTML scanner,
+ * positions mapped back into the Markdown). Code and comments hold no links. Anchors are
+ * heading slugs made by `github-slugger` in document order (duplicates get `-1`, `-2`),
+ * plus ids and names of raw HTML.
  */
 export function extractMarkdown(text: string): ExtractedMarkdown {
+  let tree: Root;
+  try {
+    tree = fromMarkdown(text, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  } catch (err) {
+    // micromark recurses per level of nesting: thousands of nested quotes or lists overflow the stack.
+    if (err instanceof RangeError) return { links: [], anchors: new Set(), error: 'the document is nested too deeply to read' };
+    throw err;
+  }
   const links: MarkdownLink[] = [];
   const anchors = new Set<string>();
-  const slugCount = new Map<string, number>();
-  const lines = text.split(/\r?\n/);
-  let fence: string | null = null;
+  const slugger = new GithubSlugger();
+  const imageRefs = new Set<string>();
+  const definitions: Array<{ node: Nodes & { url: string; identifier: string } }> = [];
+  const sourceLines = lazyLines(text);
 
-  lines.forEach((rawLine, index) => {
-    const line = index + 1;
-    const fenceMatch = /^\s{0,3}(`{3,}|~{3,})/.exec(rawLine);
-    if (fence) {
-      if (fenceMatch && fenceMatch[1][0] === fence[0] && fenceMatch[1].length >= fence.length) fence = null;
-      return;
+  const stack: Nodes[] = [tree];
+  while (stack.length) {
+    const node = stack.pop() as Nodes;
+    switch (node.type) {
+      case 'link':
+      case 'image':
+        add(links, node, node.url, node.type === 'image' ? 'image' : 'page');
+        break;
+      case 'imageReference':
+        imageRefs.add(node.identifier);
+        break;
+      case 'definition':
+        definitions.push({ node });
+        break;
+      case 'heading':
+        anchors.add(slugger.slug(headingText(node)));
+        break;
+      case 'html':
+        for (const found of htmlLinks(node, sourceLines, anchors)) links.push(found);
+        break;
+      default:
+        break;
     }
-    if (fenceMatch) {
-      fence = fenceMatch[1];
-      return;
-    }
-    if (/^( {4}|\t)/.test(rawLine) && !/^\s*([-*+]|\d+[.)])\s/.test(rawLine)) return; // indented code
-    const textLine = rawLine.replace(/(`+)[^`]*?\1/g, (m) => ' '.repeat(m.length));
-
-    const heading = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(textLine);
-    if (heading) {
-      const base = githubSlug(heading[1]);
-      const n = slugCount.get(base) ?? 0;
-      slugCount.set(base, n + 1);
-      anchors.add(n ? `${base}-${n}` : base);
-    }
-    for (const m of textLine.matchAll(/<a\s[^>]*?(?:name|id)\s*=\s*["']([^"']+)["']/gi)) anchors.add(m[1]);
-
-    const taken: Array<[number, number]> = [];
-    const add = (raw: string, resource: LinkResource, at: number, len: number) => {
-      const url = raw.replace(/^<|>$/g, '').trim();
-      if (!url) return;
-      taken.push([at, at + len]);
-      links.push({ url, raw: url, resource, navigational: resource === 'page', line });
-    };
-    const ref = REF_DEF.exec(textLine);
-    if (ref) add(ref[2], 'page', 0, textLine.length);
-    for (const m of textLine.matchAll(INLINE)) add(m[2], m[1] ? 'image' : 'page', m.index ?? 0, m[0].length);
-    for (const m of textLine.matchAll(HTML_ATTR)) {
-      const value = m[4] ?? m[5] ?? '';
-      const resource: LinkResource = m[1].toLowerCase() === 'a' ? 'page' : m[1].toLowerCase() === 'iframe' ? 'frame' : 'image';
-      const values = m[2].toLowerCase() === 'srcset' ? value.split(',').map((c) => c.trim().split(/\s+/)[0]) : [value];
-      for (const v of values) add(v, resource, m.index ?? 0, m[0].length);
-    }
-    for (const m of textLine.matchAll(AUTOLINK)) {
-      if (!inside(taken, m.index ?? 0)) add(m[1], 'page', m.index ?? 0, m[0].length);
-    }
-    for (const m of textLine.matchAll(BARE)) {
-      if (!inside(taken, m.index ?? 0)) add(m[0], 'page', m.index ?? 0, m[0].length);
-    }
-  });
+    if ('children' in node) for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+  }
+  for (const { node } of definitions) add(links, node, node.url, imageRefs.has(node.identifier) ? 'image' : 'page');
+  links.sort((a, b) => a.line - b.line || a.column - b.column);
   return { links, anchors };
 }
 
-const inside = (ranges: Array<[number, number]>, at: number) => ranges.some(([a, b]) => at >= a && at < b);
+function add(links: MarkdownLink[], node: Nodes, url: string, resource: LinkResource) {
+  const trimmed = url.trim();
+  if (!trimmed || !node.position) return;
+  links.push({
+    url: trimmed,
+    resource,
+    navigational: resource === 'page',
+    line: node.position.start.line,
+    column: node.position.start.column,
+    endLine: node.position.end.line,
+  });
+}
 
-/** GitHub's heading anchor: lower case, punctuation dropped (except `-` and `_`), spaces to `-`. */
-export function githubSlug(heading: string): string {
-  return heading
-    .replace(/<[^>]+>/g, '')
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\p{M}\s_-]/gu, '')
-    .replace(/\s/g, '-');
+/**
+ * The heading's text as GitHub slugs it: the rendered text content, so inline code counts
+ * by its text, emphasis and links by their text, while images and raw HTML tags add nothing.
+ */
+function headingText(node: Parents): string {
+  let out = '';
+  const stack: Nodes[] = [...node.children].reverse();
+  while (stack.length) {
+    const n = stack.pop() as Nodes;
+    if (n.type === 'text' || n.type === 'inlineCode') out += n.value;
+    else if (n.type !== 'image' && n.type !== 'imageReference' && n.type !== 'html' && 'children' in n) {
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+    }
+  }
+  return out;
+}
+
+/** Links of a raw HTML node, positions mapped from its value back to the Markdown source. */
+function htmlLinks(node: Html, sourceLines: () => string[], anchors: Set<string>): MarkdownLink[] {
+  const start = node.position?.start;
+  if (!start) return [];
+  const valueLines = node.value.split(/\r\n|\r|\n/);
+  // One character per line end, so offsets map to lines whatever the source's line ends.
+  const text = valueLines.join('\n');
+  const scanned = scanHtml(text);
+  for (const a of scanned.anchors) anchors.add(a);
+  if (!scanned.references.length) return [];
+  const at = positionIndex(text);
+  const place = (valueOffset: number) => {
+    const { line: l, column: c } = at(valueOffset);
+    const line = start.line + l - 1;
+    if (l === 1) return { line, column: start.column + c - 1 };
+    // Container prefixes (`> `, list indentation) are not in the value: the value's line is the end of the source line.
+    const source = sourceLines()[line - 1] ?? '';
+    const prefix = source.endsWith(valueLines[l - 1]) ? source.length - valueLines[l - 1].length : 0;
+    return { line, column: prefix + c };
+  };
+  return scanned.references.map((r) => {
+    const from = place(r.start);
+    return { url: r.value, resource: r.resource, navigational: r.navigational, line: from.line, column: from.column, endLine: place(Math.max(r.start, r.end - 1)).line };
+  });
+}
+
+function lazyLines(text: string): () => string[] {
+  let lines: string[] | undefined;
+  return () => (lines ??= text.split(/\r\n|\r|\n/));
 }

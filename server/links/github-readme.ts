@@ -1,10 +1,13 @@
 import { request } from 'undici';
 import { innermostMessage, netErrorKind } from '../net/safe-http.js';
-import { extractMarkdown } from './extract-markdown.js';
+import { readDocuments, recordUnreadable } from './extract-document.js';
+import { anchorMatcher } from './fragment-match.js';
+import { isRelativeLink, resolveInRepository } from './repository-links.js';
 import { LinkLedger, type LedgerEntry } from './link-ledger.js';
-import { buildReport, type DeadLinkReport, type Gate } from './report.js';
+import { settleAndReport, type DeadLinkReport, type Gate } from './report.js';
 import { newChecker, StartPageError, type FragmentPolicy, type LinkDeps } from './site-check.js';
 import { isBroken, type CheckResult, type LinkScope } from './types.js';
+import type { UrlPattern } from './url-pattern.js';
 
 export interface ReadmeCheckOptions {
   /** `owner/repo`. */
@@ -13,6 +16,8 @@ export interface ReadmeCheckOptions {
   ref?: string;
   maxDurationMs: number;
   checkOnly?: LinkScope;
+  exclude?: UrlPattern[];
+  accept?: ReadonlySet<number>;
   fragments: FragmentPolicy;
   gate: Gate;
 }
@@ -52,39 +57,42 @@ export async function checkReadme(opts: ReadmeCheckOptions, deps: LinkDeps, gh: 
     const file = readme.path ?? 'README.md';
     const text = Buffer.from(readme.content ?? '', readme.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8');
 
-    const blobBase = `${web}/${opts.repository}/blob/${encodeURI(branch)}/`;
-    const fileUrl = new URL(file, blobBase).href;
-    const md = extractMarkdown(text);
+    const blobBase = `${web}/${opts.repository}/blob/${branch.split('/').map(encodeURIComponent).join('/')}/`;
+    const fileUrl = blobBase + file.split('/').map(encodeURIComponent).join('/');
+    const [md] = await readDocuments([{ path: file, content: text }], deps);
     const checker = newChecker(deps, abort.signal, deadline);
-    const ledger = new LinkLedger(new URL(web).host, checker, { checkOnly: opts.checkOnly, isBroken: (r) => isBroken(r.kind) });
+    const ledger = new LinkLedger(checker, { startHost: new URL(web).host, checkOnly: opts.checkOnly, exclude: opts.exclude, accept: opts.accept, isBroken: (r) => isBroken(r.kind) });
     const repoPaths = new Map<LedgerEntry, string>();
     const missing = new Map<string, string[]>();
+    const isReadme = anchorMatcher(md.anchors, { ignoreCase: true });
+    if (md.error) recordUnreadable(ledger, file, md.error);
 
     for (const link of md.links) {
-      const source = { page: file, file, line: link.line };
-      if (link.raw.startsWith('#')) {
-        const fragment = decodeURIComponent(link.raw.slice(1));
-        if (opts.fragments !== 'ignore' && fragment && !md.anchors.has(fragment.toLowerCase()) && !md.anchors.has(fragment)) {
-          const e = ledger.add({ ...link, url: `${fileUrl}#${link.raw.slice(1)}` }, source);
-          if (e) {
-            ledger.claim(e.url);
-            ledger.record(e, { url: e.url, status: 200, kind: 'ok', redirect_chain: [], final_url: e.url });
-            missing.set(e.url, [...(missing.get(e.url) ?? []), link.raw.slice(1)]);
-          }
-        }
+      const source = { page: file, file, line: link.line, column: link.column };
+      if (!isRelativeLink(link.url)) {
+        const e = ledger.add({ ...link, url: link.url.startsWith('//') ? `https:${link.url}` : link.url }, source);
+        if (e && !e.result) ledger.schedule(e);
         continue;
       }
-      const relative = !/^[a-z][a-z0-9+.-]*:/i.test(link.raw) && !link.raw.startsWith('//');
-      const absolute = relative ? new URL(link.raw, fileUrl).href : link.raw;
-      const e = ledger.add({ ...link, url: absolute }, source);
-      if (!e) continue;
-      if (relative && !link.raw.startsWith('/')) {
-        const path = decodeURIComponent(new URL(absolute).pathname.slice(new URL(blobBase).pathname.length));
-        repoPaths.set(e, path);
-        ledger.claim(e.url);
-      } else {
-        ledger.schedule(e);
+      // Relative and root-relative links are files of the repository, as GitHub resolves them on the README's page.
+      const target = resolveInRepository(link.url, file);
+      const path = target === 'outside' ? null : target.path;
+      const url = path === null ? link.url : blobBase + path.split('/').map(encodeURIComponent).join('/');
+      if (ledger.excludes(url)) {
+        ledger.skipped++;
+        continue;
       }
+      const e = ledger.addAs({ key: url, url, scope: 'internal', fragment: target === 'outside' ? '' : target.fragment }, link.resource, source);
+      if (!e || e.result || ledger.isClaimed(e.url)) continue;
+      ledger.claim(e.url);
+      if (path === null) ledger.record(e, { url, status: null, kind: 'missing_file', redirect_chain: [], final_url: url, error: 'the link climbs above the repository root' });
+      else if (path === file) ledger.record(e, { url, status: 200, kind: 'ok', redirect_chain: [], final_url: url });
+      else repoPaths.set(e, path);
+    }
+    const own = ledger.entries.get(fileUrl);
+    if (own && opts.fragments !== 'ignore') {
+      const lost = [...own.fragments.keys()].filter((f) => !isReadme(f));
+      if (lost.length) missing.set(own.url, lost);
     }
     for (const [entry, path] of repoPaths) {
       if (entry.result) continue;
@@ -98,16 +106,10 @@ export async function checkReadme(opts: ReadmeCheckOptions, deps: LinkDeps, gh: 
         }),
       );
     }
-    await ledger.settle();
-    const entries = [...ledger.entries.values()];
-    return buildReport({
+    return await settleAndReport(ledger, () => abort.signal.aborted, {
       target: `${web}/${opts.repository}`,
       mode: 'github',
-      entries,
       pagesCrawled: 1,
-      renderedPages: 0,
-      skipped: ledger.skipped,
-      timedOut: abort.signal.aborted || entries.some((e) => !e.result),
       startedAt,
       missingFragments: missing,
       fragmentsAreErrors: opts.fragments === 'error',

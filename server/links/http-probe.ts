@@ -1,6 +1,7 @@
 import { request, type Dispatcher } from 'undici';
 import { BlockedTargetError } from '../net/target-policy.js';
 import { innermostMessage, netErrorKind } from '../net/safe-http.js';
+import { bodyType, decodeBody } from './decode-body.js';
 import type { HostGate } from './host-gate.js';
 import type { CheckResult, LinkKind, RedirectHop } from './types.js';
 
@@ -28,7 +29,13 @@ export interface ProbeOptions {
 export interface ProbeOutcome {
   result: CheckResult;
   contentType?: string;
+  /** The `Refresh` header, which sends a browser on like a meta refresh. */
+  refresh?: string;
+  /** The decoded body of an HTML or CSS response, when it was asked for. */
   body?: string;
+  bodyType?: 'html' | 'css';
+  /** The encoding the body was decoded with (canonical name, lower case). */
+  encoding?: string;
 }
 
 /** Thrown when the run's signal aborted the probe: the link was not checked. */
@@ -119,14 +126,14 @@ export async function probe(
     deps.gate.success(host);
 
     const kind: LinkKind = status >= 400 ? `http_${status}` : chain.length ? 'redirect' : 'ok';
-    return { ...done(status, kind), contentType: headers['content-type'], body: hop.body };
+    return { ...done(status, kind), contentType: headers['content-type'], refresh: headers['refresh'], ...hop.decoded };
   }
 }
 
 interface HopResponse {
   status: number;
   headers: Record<string, string | undefined>;
-  body?: string;
+  decoded?: { body: string; bodyType: 'html' | 'css'; encoding: string };
 }
 
 async function sendOnce(url: URL, method: 'HEAD' | 'GET', readBody: boolean, dispatcher: Dispatcher, opts: ProbeOptions): Promise<HopResponse> {
@@ -148,16 +155,18 @@ async function sendOnce(url: URL, method: 'HEAD' | 'GET', readBody: boolean, dis
   const headers: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(res.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
   const isRedirect = res.statusCode >= 300 && res.statusCode < 400;
-  const isHtml = /html|xml/i.test(headers['content-type'] ?? '');
-  if (readBody && method === 'GET' && !isRedirect && res.statusCode < 400 && isHtml) {
-    return { status: res.statusCode, headers, body: await readLimited(res.body, opts.maxBodyBytes ?? 5 * 1024 * 1024) };
+  const type = bodyType(headers['content-type']);
+  if (readBody && method === 'GET' && !isRedirect && res.statusCode < 400 && type) {
+    const bytes = await readLimited(res.body, opts.maxBodyBytes ?? 5 * 1024 * 1024);
+    const { text, encoding } = decodeBody(bytes, headers['content-type'], type);
+    return { status: res.statusCode, headers, decoded: { body: text, bodyType: type, encoding } };
   }
   // Read a little so the connection can be reused; dump() destroys it past the limit.
   await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
   return { status: res.statusCode, headers };
 }
 
-async function readLimited(body: AsyncIterable<Buffer> & { destroy(): void }, max: number): Promise<string> {
+async function readLimited(body: AsyncIterable<Buffer> & { destroy(): void }, max: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -168,7 +177,7 @@ async function readLimited(body: AsyncIterable<Buffer> & { destroy(): void }, ma
       break;
     }
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 /**

@@ -31,7 +31,7 @@ export class LinkChecker {
     }
   }
 
-  /** GET with the body (HTML only), for pages that are crawled or whose anchors are needed. */
+  /** GET with the decoded body (HTML and CSS only), for pages and style sheets that are read for links or anchors. */
   async fetchPage(url: string): Promise<ProbeOutcome | null> {
     try {
       const out = await probe(url, 'GET', true, this.deps, this.opts);

@@ -1,5 +1,6 @@
 import type { LinkChecker } from './link-checker.js';
 import type { CheckResult, FoundLink, LinkResource, LinkScope, LinkSource } from './types.js';
+import type { UrlPattern } from './url-pattern.js';
 
 /** One normalised URL (no fragment) with everything known about it in this run. */
 export interface LedgerEntry {
@@ -17,8 +18,6 @@ export interface LedgerProgress {
   links_checked: number;
   broken_so_far: number;
 }
-
-const SKIPPED_SCHEMES = /^(mailto|tel|sms|javascript|data|blob|about|ftp|file|irc|news|geo|skype|callto|whatsapp|magnet|urn):/i;
 
 /** Same site = same host (name and port) up to a leading `www.`. */
 export function sameSite(a: string, b: string): boolean {
@@ -39,9 +38,31 @@ export function normalise(url: string): { norm: string; fragment: string } | nul
   }
 }
 
+export interface LedgerOptions {
+  /** Host of the start page: links to it (up to `www.`) are internal. */
+  startHost: string;
+  checkOnly?: LinkScope;
+  /** URL patterns not checked (counted as skipped). */
+  exclude?: UrlPattern[];
+  /** Extra statuses counted as working (`accept=403,429`). */
+  accept?: ReadonlySet<number>;
+  onChange?: () => void;
+  isBroken: (r: CheckResult) => boolean;
+}
+
+/** What an entry is checked as, when it is not an http(s) URL to normalise (a repository file). */
+export interface EntryKey {
+  /** Identity in the ledger: one entry per key. */
+  key: string;
+  /** Shown as the link's `url`. */
+  url: string;
+  scope: LinkScope;
+  fragment: string;
+}
+
 /**
  * The run's set of links: each URL checked once however often it appears, every page
- * (or file and line) it appears on kept.
+ * (or file, line and column) it appears on kept.
  */
 export class LinkLedger {
   readonly entries = new Map<string, LedgerEntry>();
@@ -51,41 +72,49 @@ export class LinkLedger {
   private broken = 0;
 
   constructor(
-    private readonly startHost: string,
     private readonly checker: LinkChecker,
-    private readonly opts: { checkOnly?: LinkScope; onChange?: () => void; isBroken: (r: CheckResult) => boolean },
+    private readonly opts: LedgerOptions,
   ) {}
 
   scopeOf(url: URL): LinkScope {
-    return sameSite(url.host, this.startHost) ? 'internal' : 'external';
+    return sameSite(url.host, this.opts.startHost) ? 'internal' : 'external';
+  }
+
+  /** True when `url` matches an `exclude` pattern: such links are counted as skipped, never checked. */
+  excludes(url: string): boolean {
+    return (this.opts.exclude ?? []).some((re) => re.test(url));
   }
 
   /**
-   * Records `link` found at `source`. Returns the entry when the link is http(s) and
-   * within `check_only`, else null (and counts skipped schemes).
+   * Records `link` found at `source`. Returns the entry when the link is http(s), not
+   * excluded and within `check_only`; null otherwise (other schemes and excluded links
+   * count as skipped). A value that is not a URL at all is an `invalid_url` entry.
    */
   add(link: FoundLink, source: LinkSource): LedgerEntry | null {
-    if (SKIPPED_SCHEMES.test(link.url)) {
+    if (!URL.canParse(link.url)) return this.addInvalid(link, source);
+    const n = normalise(link.url);
+    if (!n || this.excludes(link.url)) {
       this.skipped++;
       return null;
     }
-    const n = normalise(link.url);
-    if (!n) {
-      return this.addInvalid(link, source);
-    }
-    const scope = this.scopeOf(new URL(n.norm));
-    if (this.opts.checkOnly && this.opts.checkOnly !== scope) return null;
-    let e = this.entries.get(n.norm);
+    return this.addAs({ key: n.norm, url: n.norm, scope: this.scopeOf(new URL(n.norm)), fragment: n.fragment }, link.resource, source);
+  }
+
+  /** Records a link under an identity of the caller's (a repository file); null outside `check_only`. */
+  addAs(id: EntryKey, resource: LinkResource, source: LinkSource): LedgerEntry | null {
+    if (this.opts.checkOnly && this.opts.checkOnly !== id.scope) return null;
+    let e = this.entries.get(id.key);
     if (!e) {
-      e = { url: n.norm, scope, resources: new Set(), sources: [], fragments: new Map() };
-      this.entries.set(n.norm, e);
+      e = { url: id.url, scope: id.scope, resources: new Set(), sources: [], fragments: new Map() };
+      this.entries.set(id.key, e);
     }
-    e.resources.add(link.resource);
-    if (!e.sources.some((s) => s.page === source.page && s.line === source.line && s.file === source.file)) e.sources.push(source);
-    if (n.fragment) {
-      const list = e.fragments.get(n.fragment) ?? [];
-      list.push(source);
-      e.fragments.set(n.fragment, list);
+    e.resources.add(resource);
+    const same = (s: LinkSource) => s.page === source.page && s.line === source.line && s.column === source.column && s.file === source.file;
+    if (!e.sources.some(same)) e.sources.push(source);
+    if (id.fragment) {
+      const list = e.fragments.get(id.fragment) ?? [];
+      if (!list.some(same)) list.push(source);
+      e.fragments.set(id.fragment, list);
     }
     return e;
   }
@@ -112,7 +141,7 @@ export class LinkLedger {
 
   record(e: LedgerEntry, r: CheckResult): void {
     if (e.result) return;
-    e.result = r;
+    e.result = this.accepted(r);
     this.checked++;
     if (this.opts.isBroken(r)) this.broken++;
     this.opts.onChange?.();
@@ -133,6 +162,12 @@ export class LinkLedger {
   }
 
   private readonly scheduled = new Set<string>();
+
+  /** A status the caller accepts is a working link, whatever kind the checker gave it. */
+  private accepted(r: CheckResult): CheckResult {
+    if (r.status === null || !this.opts.accept?.has(r.status) || r.kind === 'ok' || r.kind === 'redirect') return r;
+    return { ...r, kind: r.redirect_chain.length ? 'redirect' : 'ok' };
+  }
 
   private addInvalid(link: FoundLink, source: LinkSource): LedgerEntry {
     const key = `invalid:${link.url}`;

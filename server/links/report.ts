@@ -1,5 +1,11 @@
-import type { LedgerEntry } from './link-ledger.js';
+import type { LedgerEntry, LinkLedger } from './link-ledger.js';
 import { isBroken, type CheckResult, type LinkKind, type LinkResource, type LinkScope, type RedirectHop } from './types.js';
+
+export interface LinkLocation {
+  file: string;
+  line: number;
+  column?: number;
+}
 
 /** One reported link (broken, redirected, bot-blocked or with a warning). */
 export interface LinkItem {
@@ -13,16 +19,20 @@ export interface LinkItem {
   redirect_chain: RedirectHop[];
   final_url: string;
   error?: string;
-  /** GitHub mode: the file and first line the link is on; `lines` has every line. */
+  /** GitHub and documents modes: the file, line and column of the first occurrence. */
   file?: string;
   line?: number;
+  column?: number;
+  /** GitHub mode: every line of `file` the link is on. */
   lines?: number[];
+  /** GitHub and documents modes: every occurrence, in document order. */
+  locations?: LinkLocation[];
   browser_verified?: boolean;
 }
 
 export interface DeadLinkReport {
   target: string;
-  mode: 'full' | 'quick' | 'github';
+  mode: 'full' | 'quick' | 'github' | 'documents';
   pages_crawled: number;
   total_links_checked: number;
   broken_count: number;
@@ -42,7 +52,11 @@ export interface DeadLinkReport {
     cached_results: number;
     rendered_pages: number;
     duration_ms: number;
+    /** Documents mode: documents not read because their content is binary. */
+    skipped_documents?: number;
   };
+  /** With `list_checked` (documents mode): every link counted in `total_links_checked`, so a client that split its set can count each once. */
+  checked_urls?: string[];
   timed_out?: true;
   pass?: boolean;
   gate?: { threshold?: number; max_broken?: number };
@@ -63,6 +77,8 @@ export interface ReportInput {
   pagesCrawled: number;
   renderedPages: number;
   skipped: number;
+  /** Documents mode: documents not read because their content is binary. */
+  skippedDocuments?: number;
   timedOut: boolean;
   startedAt: number;
   /** Per entry URL: fragments not found on the target page. */
@@ -72,6 +88,22 @@ export interface ReportInput {
   gate: Gate;
   repository?: string;
   file?: string;
+  /** List every checked link in `checked_urls`. */
+  listChecked?: boolean;
+}
+
+/**
+ * The report of a run whose every link sits in `ledger` (GitHub and documents modes): waits
+ * for the checks in flight, then builds it; unanswered entries mean the run timed out.
+ */
+export async function settleAndReport(
+  ledger: LinkLedger,
+  aborted: () => boolean,
+  input: Omit<ReportInput, 'entries' | 'skipped' | 'timedOut' | 'renderedPages'>,
+): Promise<DeadLinkReport> {
+  await ledger.settle();
+  const entries = [...ledger.entries.values()];
+  return buildReport({ ...input, entries, renderedPages: 0, skipped: ledger.skipped, timedOut: aborted() || entries.some((e) => !e.result) });
 }
 
 /** health_score = 100 × (1 − broken ÷ checked), one decimal; 100 when nothing was checked. */
@@ -97,27 +129,35 @@ export function buildReport(input: ReportInput): DeadLinkReport {
   let internal = 0;
   let external = 0;
   let cached = 0;
+  const checkedUrls: string[] = [];
 
   for (const e of input.entries) {
     const r = e.result;
     if (!r) continue;
-    const isStartOnly = e.sources.length === 0;
-    if (isStartOnly && !isBroken(r.kind)) continue;
+    // The start page is not a link found anywhere: listed when it redirects or fails, not counted as checked.
+    if (e.sources.length === 0 && !isBroken(r.kind)) {
+      if (r.redirect_chain.length) redirects.push(toItem(input.mode, e, r));
+      continue;
+    }
     checked++;
+    const item = toItem(input.mode, e, r);
+    if (input.listChecked) checkedUrls.push(item.url);
     if (e.scope === 'internal') internal++;
     else external++;
     if (r.cached) cached++;
-    const item = toItem(e, r);
     if (isBroken(r.kind)) broken.push(item);
     else if (r.kind === 'bot_blocked') botBlocked.push(item);
     else if (r.kind !== 'ok' && r.kind !== 'redirect') warnings.push(item);
     if (r.redirect_chain.length && !isBroken(r.kind)) redirects.push(item);
     for (const fragment of input.missingFragments.get(e.url) ?? []) {
       const fragItem: LinkItem = {
-        ...toItem(e, r, e.fragments.get(fragment)),
+        ...toItem(input.mode, e, r, e.fragments.get(fragment)),
         url: `${e.url}#${fragment}`,
         kind: 'missing_fragment',
-        error: `no element with id or name "${fragment}" on the page`,
+        error:
+          input.mode === 'documents' || input.mode === 'github'
+            ? `no heading or HTML anchor makes "#${fragment}" in the document`
+            : `no element with id or name "${fragment}" on the page`,
       };
       (input.fragmentsAreErrors ? broken : warnings).push(fragItem);
     }
@@ -148,9 +188,11 @@ export function buildReport(input: ReportInput): DeadLinkReport {
       cached_results: cached,
       rendered_pages: input.renderedPages,
       duration_ms: Date.now() - input.startedAt,
+      ...(input.skippedDocuments !== undefined ? { skipped_documents: input.skippedDocuments } : {}),
     },
     checked_at: new Date().toISOString(),
   };
+  if (input.listChecked) report.checked_urls = checkedUrls.sort();
   if (input.timedOut) report.timed_out = true;
   if (pass !== undefined) {
     report.pass = pass;
@@ -164,7 +206,7 @@ export function buildReport(input: ReportInput): DeadLinkReport {
   return report;
 }
 
-function toItem(e: LedgerEntry, r: CheckResult, sources = e.sources): LinkItem {
+function toItem(mode: DeadLinkReport['mode'], e: LedgerEntry, r: CheckResult, sources = e.sources): LinkItem {
   const resource = pickResource(e.resources);
   const item: LinkItem = {
     url: e.url,
@@ -179,11 +221,17 @@ function toItem(e: LedgerEntry, r: CheckResult, sources = e.sources): LinkItem {
   };
   if (r.error) item.error = r.error;
   if (r.browser_verified) item.browser_verified = true;
-  const lines = sources.filter((s) => s.line !== undefined);
-  if (lines.length) {
-    item.file = lines[0].file;
-    item.line = lines[0].line;
-    item.lines = [...new Set(lines.map((s) => s.line as number))].sort((a, b) => a - b);
+  const locations = sources.flatMap((s): LinkLocation[] =>
+    s.file !== undefined && s.line !== undefined ? [{ file: s.file, line: s.line, ...(s.column !== undefined ? { column: s.column } : {}) }] : [],
+  );
+  if (locations.length) {
+    locations.sort((a, b) => (a.file === b.file ? a.line - b.line || (a.column ?? 0) - (b.column ?? 0) : a.file < b.file ? -1 : 1));
+    const [first] = locations;
+    item.file = first.file;
+    item.line = first.line;
+    if (first.column !== undefined) item.column = first.column;
+    if (mode === 'github') item.lines = [...new Set(locations.filter((l) => l.file === first.file).map((l) => l.line))];
+    item.locations = locations;
   }
   return item;
 }

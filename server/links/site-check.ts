@@ -1,7 +1,10 @@
 import type { Dispatcher } from 'undici';
 import { BlockedTargetError } from '../net/target-policy.js';
 import { netErrorKind, innermostMessage } from '../net/safe-http.js';
+import type { DocumentInput } from './document-input.js';
+import type { ExtractedDocument } from './extract-document.js';
 import { extractHtml } from './extract-html.js';
+import { alwaysValidFragment, anchorMatcher } from './fragment-match.js';
 import { HostGate } from './host-gate.js';
 import { LinkChecker } from './link-checker.js';
 import { normalise, type LedgerEntry } from './link-ledger.js';
@@ -9,6 +12,7 @@ import { buildReport, type DeadLinkReport, type Gate } from './report.js';
 import type { ResultCache } from './result-cache.js';
 import { crawlSite, type CrawlProgress, type PageRenderer } from './site-crawler.js';
 import { isBroken, type CheckResult, type LinkScope } from './types.js';
+import type { UrlPattern } from './url-pattern.js';
 
 export type FragmentPolicy = 'warn' | 'error' | 'ignore';
 
@@ -20,6 +24,10 @@ export interface SiteCheckOptions {
   /** Time budget; partial results with `timed_out` after it. */
   maxDurationMs: number;
   checkOnly?: LinkScope;
+  /** URL patterns not checked (counted as skipped). */
+  exclude?: UrlPattern[];
+  /** Extra statuses counted as working. */
+  accept?: ReadonlySet<number>;
   /** Render crawled pages in the browser (full mode only). */
   render: boolean;
   fragments: FragmentPolicy;
@@ -43,6 +51,8 @@ export interface LinkDeps {
   /** @default 16 */
   hostConcurrency?: number;
   renderer?: PageRenderer;
+  /** Reads repository documents (documents and GitHub modes), off the event loop in the service. @default extractDocument, inline */
+  extract?: (documents: DocumentInput[]) => Promise<ExtractedDocument[]>;
 }
 
 /** The start page could not be fetched at all (not an HTTP error status: those are reported). */
@@ -76,7 +86,7 @@ export async function checkSite(opts: SiteCheckOptions, deps: LinkDeps): Promise
     const quick = opts.mode === 'quick';
     const renderer = !quick && opts.render ? deps.renderer : undefined;
     const crawl = await crawlSite(
-      { url: opts.url, maxPages: quick ? 1 : opts.maxPages, deadline, signal: abort.signal, checkOnly: opts.checkOnly },
+      { url: opts.url, maxPages: quick ? 1 : opts.maxPages, deadline, signal: abort.signal, checkOnly: opts.checkOnly, exclude: opts.exclude, accept: opts.accept },
       { checker, renderer, onProgress: opts.onProgress, isBroken: (r) => isBroken(r.kind) },
     );
     const start = crawl.start;
@@ -116,9 +126,6 @@ export function newChecker(deps: LinkDeps, signal: AbortSignal, deadline: number
   );
 }
 
-/** Fragments that need no element: empty, `top`, and text fragments. */
-const alwaysValid = (f: string) => f === '' || f.toLowerCase() === 'top' || f.startsWith(':~:');
-
 /**
  * Same-site links with `#fragment` are checked against the target page's ids and names
  * (from the rendered DOM when the page was rendered; fetched now when it was not crawled).
@@ -131,7 +138,7 @@ export async function findMissingFragments(
 ): Promise<Map<string, string[]>> {
   const missing = new Map<string, string[]>();
   const candidates = entries.filter(
-    (e) => e.scope === 'internal' && e.result && !isBroken(e.result.kind) && [...e.fragments.keys()].some((f) => !alwaysValid(f)),
+    (e) => e.scope === 'internal' && e.result && !isBroken(e.result.kind) && [...e.fragments.keys()].some((f) => !alwaysValidFragment(f)),
   );
   await Promise.all(
     candidates.map(async (e) => {
@@ -140,30 +147,24 @@ export async function findMissingFragments(
       if (!anchors) {
         if (signal.aborted) return;
         const page = await checker.fetchPage(e.url);
-        if (!page?.body) return; // not HTML (a PDF's #page=2 is not ours to judge)
-        anchors = extractHtml(page.body, page.result.final_url).anchors;
+        if (!page?.body || page.bodyType !== 'html') return; // not HTML (a PDF's #page=2 is not ours to judge)
+        anchors = extractHtml(page.body, page.result.final_url, page.encoding).anchors;
       }
-      const lost = [...e.fragments.keys()].filter((f) => !alwaysValid(f) && !anchors.has(f) && !anchors.has(safeDecode(f)));
+      const matches = anchorMatcher(anchors, { ignoreCase: false });
+      const lost = [...e.fragments.keys()].filter((f) => !matches(f));
       if (lost.length) missing.set(e.url, lost);
     }),
   );
   return missing;
 }
 
-const safeDecode = (s: string) => {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-};
-
 /** Bot-blocked links get a real browser's opinion; a page that loads there is fine. */
 async function secondOpinions(entries: LedgerEntry[], renderer: PageRenderer, deadline: number): Promise<void> {
   const blocked = entries.filter((e) => e.result?.kind === 'bot_blocked').slice(0, MAX_BOT_VERIFICATIONS);
-  for (let i = 0; i < blocked.length; i += renderer.concurrency) {
+  for (let i = 0, n = 1; i < blocked.length; i += n) {
+    n = renderer.concurrency; // the pool's free slots now, read once per batch
     await Promise.all(
-      blocked.slice(i, i + renderer.concurrency).map(async (e) => {
+      blocked.slice(i, i + n).map(async (e) => {
         const remaining = deadline - Date.now();
         if (remaining < 1000 || !e.result) return;
         const status = await renderer.verify(e.url, Math.min(remaining, 15_000)).catch(() => null);

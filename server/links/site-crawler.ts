@@ -1,24 +1,45 @@
+import { scanCss } from './extract-css.js';
 import { extractHtml } from './extract-html.js';
+import { PageLoader } from './page-loader.js';
+import { resolveIn } from './resolve-url.js';
 import type { LinkChecker } from './link-checker.js';
 import { LinkLedger, normalise, sameSite, type LedgerEntry } from './link-ledger.js';
 import type { CheckResult, FoundLink, LinkScope } from './types.js';
+import type { UrlPattern } from './url-pattern.js';
 
 /** A rendered page: what the browser saw after scripts ran. */
 export interface RenderedPage {
-  result: CheckResult;
-  /** Serialised DOM; absent when the page is not HTML or failed. */
+  /** Serialised DOM; absent when the page is not HTML, failed, or navigated away. */
   html?: string;
   /** Element ids and names of the rendered DOM. */
   anchors?: Set<string>;
+  /** The document's encoding (`document.characterSet`, lower case). */
+  encoding?: string;
+  /** The page navigated its main frame to this URL in the browser (meta refresh or script). */
+  navigatedTo?: string;
+}
+
+/** A page as the crawler fetched it, handed to the browser instead of a second fetch. */
+export interface FetchedPage {
+  html: string;
+  /** The `Content-Type` to serve it with (UTF-8: the HTML is the decoded text). */
+  contentType: string;
 }
 
 /** Renders pages in a real browser (full mode); the crawler has fetched them first. */
 export interface PageRenderer {
-  render(url: string, timeoutMs: number): Promise<RenderedPage>;
+  /** Starts the renders of one crawl (they may share browser tabs); close it when the crawl ends. */
+  open(): RenderSession;
   /** Second opinion on a bot-blocked link: the status a browser navigation gets (null on failure). */
   verify(url: string, timeoutMs: number): Promise<number | null>;
-  /** Pages rendered at once. */
-  concurrency: number;
+  /** Pages to render at once now (the pool's free slots, within its cap). */
+  readonly concurrency: number;
+}
+
+export interface RenderSession {
+  /** `fetched`: the page's HTML from the crawl's fetch, served to the browser for `url` instead of fetching it again. */
+  render(url: string, timeoutMs: number, fetched?: FetchedPage): Promise<RenderedPage>;
+  close(): void;
 }
 
 export interface CrawlOptions {
@@ -29,7 +50,9 @@ export interface CrawlOptions {
   deadline: number;
   signal: AbortSignal;
   checkOnly?: LinkScope;
-  /** Concurrent page fetches when not rendering. @default 16 */
+  exclude?: UrlPattern[];
+  accept?: ReadonlySet<number>;
+  /** Concurrent page fetches (renders are fewer: the renderer's concurrency). @default 16 */
   pageConcurrency?: number;
 }
 
@@ -58,6 +81,9 @@ export interface CrawlOutcome {
   start: CheckResult | null;
 }
 
+/** Same-site style sheets read for their `url()`s and `@import`s per run (they do not count as pages). */
+const MAX_STYLESHEETS = 50;
+
 const NON_HTML = /\.(pdf|zip|gz|tgz|bz2|7z|rar|png|jpe?g|gif|webp|avif|svg|ico|bmp|tiff?|mp[34]|m4a|ogg|ogv|webm|wav|avi|mov|mkv|woff2?|ttf|otf|eot|css|js|mjs|json|xml|txt|csv|exe|dmg|apk|iso|docx?|xlsx?|pptx?)$/i;
 
 /**
@@ -74,7 +100,7 @@ export async function crawlSite(opts: CrawlOptions, deps: CrawlDeps): Promise<Cr
   const anchors = new Map<string, Set<string>>();
   const emit = () =>
     deps.onProgress?.({ pages_crawled: pagesCrawled, pages_queued: queuedPages, ...ledger.progress() });
-  const ledger = new LinkLedger(start.host, deps.checker, { checkOnly: opts.checkOnly, onChange: emit, isBroken: deps.isBroken });
+  const ledger = new LinkLedger(deps.checker, { startHost: start.host, checkOnly: opts.checkOnly, exclude: opts.exclude, accept: opts.accept, onChange: emit, isBroken: deps.isBroken });
   const startNorm = normalise(start.href)?.norm ?? start.href;
   const startEntry: LedgerEntry = { url: startNorm, scope: 'internal', resources: new Set(['page']), sources: [], fragments: new Map() };
   ledger.entries.set(startNorm, startEntry);
@@ -86,51 +112,82 @@ export async function crawlSite(opts: CrawlOptions, deps: CrawlDeps): Promise<Cr
     queue.push({ entry });
   };
 
+  const renders = deps.renderer?.open();
+  let stylesheets = 0;
   const crawlable = (link: FoundLink, entry: LedgerEntry) =>
     link.navigational && entry.scope === 'internal' && !NON_HTML.test(new URL(entry.url).pathname) && queuedPages < opts.maxPages;
 
-  const processPage = async (entry: LedgerEntry) => {
-    if (opts.deadline <= Date.now() || opts.signal.aborted) return;
-    let result: CheckResult;
-    let html: string | undefined;
-    let pageAnchors: Set<string> | undefined;
-    // The HTTP fetch gives the page's status, redirect chain and error kind; the browser then
-    // supplies the DOM after scripts ran. A page the browser cannot open keeps its fetched HTML.
+  /** Records a link found on a page, then crawls it (same-site page), reads it (same-site style sheet) or checks it. */
+  const follow = (link: FoundLink, from: string) => {
+    const e = ledger.add(link, { page: from });
+    if (!e || e.result || ledger.isClaimed(e.url)) return;
+    if (crawlable(link, e)) enqueue(e);
+    else if (link.resource === 'stylesheet' && e.scope === 'internal' && stylesheets < MAX_STYLESHEETS) {
+      stylesheets++;
+      ledger.claim(e.url);
+      ledger.track(readStylesheet(e));
+    } else ledger.schedule(e);
+  };
+
+  /** A same-site style sheet: checked, and its `url()`s and `@import`s followed (relative to the sheet). */
+  const readStylesheet = async (entry: LedgerEntry) => {
     const out = await deps.checker.fetchPage(entry.url);
     if (!out) return;
-    result = out.result;
-    html = out.body;
-    if (html && deps.renderer && sameSiteHost(result.final_url, start)) {
-      const page = await deps.renderer.render(result.final_url, opts.deadline - Date.now()).catch(() => null);
-      if (opts.signal.aborted) return;
-      if (page?.html) {
-        html = page.html;
-        pageAnchors = page.anchors;
-        renderedPages++;
+    if (out.bodyType === 'css' && out.body !== undefined) {
+      for (const ref of scanCss(out.body)) {
+        const url = resolveIn(ref.value, out.result.final_url, out.encoding);
+        const resource = ref.kind === 'import' ? 'stylesheet' : ref.kind === 'font' ? 'other' : 'image';
+        follow(url ? { url, resource, navigational: false } : { url: ref.value, resource, navigational: false }, entry.url);
       }
     }
+    ledger.record(entry, out.result);
+  };
+
+  const loader = new PageLoader({
+    checker: deps.checker,
+    renders,
+    sameSite: (url) => sameSiteHost(url, start),
+    crawlable: (url) =>
+      opts.checkOnly !== 'external' && sameSiteHost(url, start) && !NON_HTML.test(new URL(url).pathname) && !ledger.excludes(url) && !ledger.isClaimed(url),
+    deadline: opts.deadline,
+    signal: opts.signal,
+    speculationBudget: opts.maxPages,
+  });
+
+  const processPage = async (entry: LedgerEntry) => {
+    // The HTTP fetch gives the page's status, redirect chain and error kind; the browser then
+    // supplies the DOM after scripts ran (see page-loader.ts).
+    const loaded = await loader.take(entry.url);
+    if (!loaded) return;
+    if (loaded.rendered) renderedPages++;
+    const { out, anchors: pageAnchors, navigatedTo } = loaded;
+    let { html, encoding } = loaded;
+    let result = out.result;
     // Where the crawl lands after redirects is the base for relative links.
     const base = result.final_url;
     if (html && !sameSiteHost(base, start)) html = undefined; // redirected off-site: check it, do not crawl it
+    let refresh: string | undefined;
     if (html) {
       pagesCrawled++;
-      const page = extractHtml(html, base);
+      const page = extractHtml(html, base, encoding);
+      refresh = page.refresh;
       anchors.set(entry.url, pageAnchors ?? page.anchors);
       const finalNorm = normalise(base)?.norm;
       if (finalNorm && finalNorm !== entry.url) anchors.set(finalNorm, pageAnchors ?? page.anchors);
-      for (const link of page.links) {
-        const e = ledger.add(link, { page: entry.url });
-        if (!e || e.result || ledger.isClaimed(e.url)) continue;
-        if (crawlable(link, e)) enqueue(e);
-        else ledger.schedule(e);
-      }
+      for (const link of page.links) follow(link, entry.url);
+    }
+    // A page that sends the browser on (meta refresh, script) is a redirect; where it goes is crawled like a link.
+    const to = navigatedTo ?? (refresh && normalise(refresh)?.norm !== normalise(base)?.norm ? refresh : undefined);
+    if (to && result.status !== null && result.status < 400) {
+      result = clientRedirect(result, to, to === refresh ? 'meta_refresh' : 'script');
+      follow({ url: to, resource: 'page', navigational: true }, entry.url);
     }
     ledger.record(entry, result);
   };
 
   enqueue(startEntry);
   queuedPages = 1;
-  const workers = deps.renderer ? deps.renderer.concurrency : (opts.pageConcurrency ?? 16);
+  const workers = opts.pageConcurrency ?? 16;
   let active = 0;
   await new Promise<void>((resolve) => {
     const pump = () => {
@@ -151,9 +208,17 @@ export async function crawlSite(opts: CrawlOptions, deps: CrawlDeps): Promise<Cr
     };
     pump();
   });
+  loader.close();
+  renders?.close();
   // Pages queued beyond the deadline were never fetched: fall back to checking them.
   await ledger.settle();
   return { ledger, pagesCrawled, renderedPages, anchors, start: startEntry.result ?? null };
+}
+
+/** The page's own result with the browser's navigation as a last hop. */
+function clientRedirect(result: CheckResult, to: string, client: 'meta_refresh' | 'script'): CheckResult {
+  const hop = { url: result.final_url, status: result.status ?? 200, location: to, client };
+  return { ...result, kind: 'redirect', redirect_chain: [...result.redirect_chain, hop], final_url: to };
 }
 
 function sameSiteHost(url: string, start: URL): boolean {

@@ -24,7 +24,9 @@ export type LinkKind =
   | 'invalid_url'
   | 'bot_blocked'
   | 'rate_limited'
-  | 'missing_fragment';
+  | 'missing_fragment'
+  | 'missing_file'
+  | 'unreadable';
 
 /** Kinds that are reported but do not count as broken. */
 export const warningKinds: ReadonlySet<string> = new Set(['bot_blocked', 'rate_limited', 'missing_fragment']);
@@ -33,6 +35,8 @@ export interface RedirectHop {
   url: string;
   status: number;
   location: string;
+  /** A redirect made by the page in the browser, not by HTTP: `<meta http-equiv=refresh>` or script. */
+  client?: 'meta_refresh' | 'script';
 }
 
 /** The outcome of requesting one normalised URL (no fragment). */
@@ -52,11 +56,12 @@ export interface CheckResult {
   browser_verified?: boolean;
 }
 
-/** Where a link was found: a page URL, or a file and line in GitHub mode. */
+/** Where a link was found: a page URL, or a repository file with line and column (GitHub and documents modes). */
 export interface LinkSource {
   page: string;
   file?: string;
   line?: number;
+  column?: number;
 }
 
 /** One link as found in a document, before checking. */
@@ -66,7 +71,9 @@ export interface FoundLink {
   resource: LinkResource;
   /** True for links a crawler may follow to another page (a, area, iframe, meta refresh). */
   navigational: boolean;
+  /** 1-based place in the document it was read from. */
   line?: number;
+  column?: number;
 }
 
 export const isBroken = (kind: LinkKind): boolean => kind !== 'ok' && kind !== 'redirect' && !warningKinds.has(kind);

@@ -70,7 +70,7 @@ export function netErrorKind(err: unknown): NetErrorKind {
     e = o.cause;
   }
   const has = (...c: string[]) => codes.some((x) => c.includes(x));
-  if (has('ERR_BLOCKED_TARGET', 'BlockedTargetError')) return 'blocked_target';
+  if (has('blocked_target', 'BlockedTargetError', 'TargetRefusedError')) return 'blocked_target';
   if (has('ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL')) return 'dns';
   if (has('ECONNREFUSED')) return 'refused';
   if (has('ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET')) return 'reset';

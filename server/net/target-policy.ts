@@ -1,13 +1,12 @@
 import dns from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import { isPublicAddress, parseIpLiteral } from './address-class.js';
+import { TargetRefusedError } from '../errors/target-errors.js';
 
-/** Thrown (or passed to callbacks) when a target is refused; `code` is stable. */
-export class BlockedTargetError extends Error {
-  readonly code = 'ERR_BLOCKED_TARGET';
-  constructor(message: string) {
-    super(message);
-    this.name = 'BlockedTargetError';
+/** Thrown (or passed to callbacks) when a target is refused: the vocabulary's 400 `blocked_target`. */
+export class BlockedTargetError extends TargetRefusedError {
+  constructor(reason: string) {
+    super(reason.startsWith('target refused') ? reason : `target refused: ${reason}`);
   }
 }
 
@@ -60,7 +59,7 @@ export function createTargetPolicy(allowPrivate: string): TargetPolicy {
     }
     const literal = parseIpLiteral(url.hostname);
     if (literal && !allowsAddress(literal.toString())) {
-      throw new BlockedTargetError(`${url.hostname} is a ${literal.range()} address, which is not an allowed target`);
+      throw new BlockedTargetError(`${url.hostname} is a ${literal.range()} address, which is not an allowed target; use a public http(s) URL`);
     }
     return url;
   };
@@ -95,10 +94,15 @@ export function createTargetPolicy(allowPrivate: string): TargetPolicy {
   return { allowsAddress, lookup, assertUrl, assertResolvable };
 }
 
+/** The refusal names the host as given; a resolved address stays unprinted (it may be internal). */
 function blocked(hostname: string, ip: string): BlockedTargetError {
-  const range = parseIpLiteral(ip)?.range() ?? 'unknown';
-  const shown = hostname === ip ? ip : `${hostname} (${ip})`;
-  return new BlockedTargetError(`${shown} is a ${range} address, which is not an allowed target`);
+  const range = parseIpLiteral(ip)?.range() ?? 'reserved';
+  const literal = parseIpLiteral(hostname);
+  return new BlockedTargetError(
+    literal
+      ? `${hostname} is a ${range} address, which is not an allowed target; use a public http(s) URL`
+      : `${hostname} resolves to a ${range} address, which is not an allowed target; use a public http(s) URL`,
+  );
 }
 
 function parseCidr(entry: string): [ipaddr.IPv4 | ipaddr.IPv6, number] {

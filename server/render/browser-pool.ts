@@ -1,8 +1,16 @@
-import puppeteer, { type Browser, type BrowserContext, type HTTPRequest, type Page } from 'puppeteer-core';
-import { HttpError, tooMany } from '../api/errors.js';
+import type { BrowserContext, Page } from 'puppeteer-core';
 import type { Logger } from '../log.js';
 import type { TargetPolicy } from '../net/target-policy.js';
+import { Browsers, type Instance } from './pool/browsers.js';
+import { applyLeaseLook, newContextPage, type LeaseLook, type Prepared } from './pool/page-setup.js';
+import { BrowserCrashedError, RenderTimeoutError, ScriptBudgetError } from './pool/pool-errors.js';
+import { currentRenderOwner, unowned, type RenderOwner } from './pool/render-owner.js';
+import { watchScript, type ScriptWatchdog } from './pool/script-watchdog.js';
+import { FairSlots } from './pool/slots.js';
+import { WarmSpare, type Spare } from './pool/warm-spare.js';
 import { startSafetyProxy, type HostOverride, type SafetyProxy } from './safety-proxy.js';
+
+export { renderOwnerFor, runAsRenderOwner, type RenderOwner } from './pool/render-owner.js';
 
 export interface BrowserPoolOptions {
   /** Chromium executable. @default /usr/bin/chromium */
@@ -15,6 +23,11 @@ export interface BrowserPoolOptions {
   recycleAfter: number;
   /** Default cap of one lease in ms (also the longest wait in the queue). @default 60000 */
   timeoutMs: number;
+  /**
+   * Script one render may run, in ms of the renderer's script time, and the longest its
+   * main thread may stay unresponsive; past it the script is stopped in the renderer. @default 5000
+   */
+  scriptBudgetMs?: number;
   /** Extra Chromium flags, appended to the pool's own. */
   extraArgs?: string[];
   /**
@@ -31,15 +44,13 @@ export interface BrowserPoolDeps {
   hostOverride?: HostOverride;
 }
 
-export interface LeaseOptions {
+export interface LeaseOptions extends LeaseLook {
   /** Target-safety rules every request of the page must pass. */
   policy: TargetPolicy;
   /** Cap of this lease in ms; defaults to the pool's. */
   timeoutMs?: number;
-  /** BCP 47 language: Accept-Language header, navigator.language and the Intl locale. */
-  locale?: string;
-  /** Present a mobile (Android Chrome) user agent. */
-  mobile?: boolean;
+  /** Whose share the render counts against; defaults to the request's or job's (`runAsRenderOwner`). */
+  owner?: RenderOwner;
 }
 
 export interface PoolStats {
@@ -55,171 +66,64 @@ export interface PoolStats {
   spare: number;
 }
 
+/** What a lease's work may ask of the pool besides its page. */
+export interface Lease {
+  /**
+   * The page is about to render something new (a tab reused for the next page of a crawl):
+   * its script budget starts again from zero.
+   */
+  restartScriptBudget(): Promise<void>;
+}
+
 export interface BrowserPool {
   /**
    * Leases an isolated incognito context + page, runs `fn`, and always closes the context.
    * All page traffic goes through the target-safety proxy for `opts.policy`.
-   * Throws HttpError 429 (Retry-After) when the wait queue is full, 504 on timeout.
+   * Throws (see `pool/pool-errors.ts`) 429 when the caller's share or the queue is used up,
+   * 504 on timeout, 503 when the browser died, 400 when the page's script ran past its budget
+   * or the page navigated to a refused target, 502 when the proxy could not load the page.
    */
-  withPage<T>(opts: LeaseOptions, fn: (page: Page) => Promise<T>): Promise<T>;
+  withPage<T>(opts: LeaseOptions, fn: (page: Page, lease: Lease) => Promise<T>): Promise<T>;
   /**
    * Checks a URL the way the page's proxy will (scheme, IP literal, resolved addresses) before
    * a lease is spent on it; throws BlockedTargetError or the DNS error.
    */
   checkTarget(policy: TargetPolicy, url: string): Promise<URL>;
   stats(): PoolStats;
-  /** Kills the browser process (tests of crash recovery). */
+  /** The current browser's process id (tests of crash recovery). */
   browserPid(): number | undefined;
   close(): Promise<void>;
 }
 
-/** Flags that work offline, headless and as root (see notes/dependency-probes.md §1, §6). */
-const baseArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-default-apps',
-  '--disable-extensions',
-  '--disable-breakpad',
-  '--disable-domain-reliability',
-  '--disable-features=Translate,OptimizationHints,MediaRouter,InterestFeedContentSuggestions,CertificateTransparencyComponentUpdater,AutofillServerCommunication',
-  '--no-first-run',
-  '--no-default-browser-check',
-  '--metrics-recording-only',
-  '--mute-audio',
-  '--hide-scrollbars',
-  '--no-pings',
-  '--force-color-profile=srgb',
-  // WebRTC UDP would not go through the safety proxy.
-  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
-  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
-];
-
-/** Schemes a page may request; everything else (file:, chrome:, ftp:, …) is refused. */
-const allowedScheme = /^(https?|data|blob|about):/i;
-
-interface Instance {
-  browser: Browser;
-  userAgent: string;
-  renders: number;
-  leases: number;
-  retiring: boolean;
-}
-
-interface Prepared {
-  context: BrowserContext;
-  page: Page;
-}
-
-/** A context + page made ahead of demand for one policy on one browser instance. */
-interface Spare {
-  policy: TargetPolicy;
-  inst: Instance;
-  ready: Promise<Prepared>;
-}
-
-interface Waiter {
-  resolve(): void;
-  reject(err: Error): void;
-}
-
+/**
+ * Chromium pages for renders: slots with fair queueing per caller (`pool/slots.ts`), the
+ * browser processes and their recycling (`pool/browsers.ts`), the warm spare page
+ * (`pool/warm-spare.ts`), each page's set-up and navigation guard (`pool/page-setup.ts`),
+ * and the script budget (`pool/script-watchdog.ts`).
+ */
 export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPoolDeps = {}): BrowserPool {
-  const { concurrency, queue: queueMax, recycleAfter, log } = options;
-  const waiters: Waiter[] = [];
+  const { log } = options;
+  const scriptBudgetMs = options.scriptBudgetMs ?? 5_000;
+  const browsers = new Browsers({
+    chromePath: options.chromePath,
+    recycleAfter: options.recycleAfter,
+    protocolTimeoutMs: Math.max(30_000, options.timeoutMs * 2),
+    extraArgs: options.extraArgs,
+    log,
+  });
+  // The spare and the slots refer to each other: a lease that finds no slot takes the spare's.
+  let spare: WarmSpare | undefined;
+  const slots = new FairSlots({
+    capacity: options.concurrency,
+    queue: options.queue,
+    waitMs: options.timeoutMs,
+    reclaim: () => spare?.yieldSlot() ?? false,
+  });
+  spare = new WarmSpare(slots, browsers, options.warmSpare !== false);
+  const warm = spare;
   const proxies = new Map<TargetPolicy, Promise<SafetyProxy>>();
-  let active = 0;
   let renders = 0;
-  let launches = 0;
-  let current: Promise<Instance> | undefined;
-  let latest: Instance | undefined;
   let pages = 0;
-  let closed = false;
-  let spare: Spare | undefined;
-
-  const acquire = async (waitMs: number): Promise<void> => {
-    if (closed) throw new HttpError(503, 'the renderer is shutting down');
-    if (active < concurrency) {
-      active++;
-      return;
-    }
-    if (spare) {
-      // The spare holds a slot; a render that needs it wins, and the slot passes to it.
-      discardSpare();
-      return;
-    }
-    if (waiters.length >= queueMax) {
-      throw tooMany(`the rendering queue is full (${waiters.length} renders waiting); retry shortly`, 5);
-    }
-    await new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = {
-        resolve: () => {
-          clearTimeout(timer);
-          resolve();
-        },
-        reject,
-      };
-      const timer = setTimeout(() => {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        reject(tooMany(`no renderer became free within ${waitMs} ms; retry shortly`, 5));
-      }, waitMs);
-      waiters.push(waiter);
-    });
-  };
-
-  // The slot passes straight to the next waiter, so `active` never dips below the cap while some wait.
-  const release = () => {
-    const next = waiters.shift();
-    if (next) next.resolve();
-    else active--;
-  };
-
-  const launch = async (): Promise<Instance> => {
-    const browser = await puppeteer.launch({
-      executablePath: options.chromePath,
-      headless: true,
-      args: [...baseArgs, ...(options.extraArgs ?? [])],
-      defaultViewport: null,
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-      protocolTimeout: Math.max(30_000, options.timeoutMs * 2),
-    });
-    launches++;
-    // Sites refuse "HeadlessChrome"; present the plain Chrome token.
-    const userAgent = (await browser.userAgent()).replace('HeadlessChrome', 'Chrome');
-    const instance: Instance = { browser, userAgent, renders: 0, leases: 0, retiring: false };
-    latest = instance;
-    browser.on('disconnected', () => {
-      if (!instance.retiring) log?.warn({ pid: browser.process()?.pid }, 'browser disconnected; relaunching on next render');
-      instance.retiring = true;
-      void current?.then((i) => {
-        if (i === instance) current = undefined;
-      }, () => undefined);
-    });
-    return instance;
-  };
-
-  const instance = async (): Promise<Instance> => {
-    current ??= launch().catch((err) => {
-      current = undefined;
-      throw err;
-    });
-    const inst = await current;
-    if (inst.retiring || !inst.browser.connected) {
-      if (current && (await current) === inst) current = undefined;
-      return instance();
-    }
-    return inst;
-  };
-
-  const retire = (inst: Instance) => {
-    inst.retiring = true;
-    void current?.then((i) => {
-      if (i === inst) current = undefined;
-    }, () => undefined);
-  };
 
   const proxyFor = (policy: TargetPolicy): Promise<SafetyProxy> => {
     let proxy = proxies.get(policy);
@@ -231,162 +135,6 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
     return proxy;
   };
 
-  /** A fresh isolated context and page behind the policy's proxy, with the scheme filter on. */
-  async function newContextPage(inst: Instance, proxy: SafetyProxy, onContext: (c: Promise<BrowserContext>) => void): Promise<Prepared> {
-    const contextPromise = inst.browser.createBrowserContext({
-      proxyServer: proxy.url,
-      proxyBypassList: ['<-loopback>'],
-      downloadBehavior: { policy: 'deny' },
-    });
-    onContext(contextPromise);
-    const context = await contextPromise;
-    const page = await context.newPage();
-    // Popups would be pages nobody watches; the proxy covers them, but they cost memory.
-    context.on('targetcreated', (target) => {
-      if (target.type() === 'page') void target.page().then((p) => p?.close(), () => undefined);
-    });
-    await page.setRequestInterception(true);
-    page.on('request', (req: HTTPRequest) => {
-      if (req.isInterceptResolutionHandled()) return;
-      // Cooperative interception: the ad blocker may add its own verdicts; a refusal wins.
-      if (allowedScheme.test(req.url())) void req.continue(req.continueRequestOverrides(), 0).catch(() => undefined);
-      else void req.abort('accessdenied', 100).catch(() => undefined);
-    });
-    // Without credentials, Chromium fails a Basic-auth challenge with ERR_INVALID_AUTH_CREDENTIALS
-    // under interception; empty ones make it show the target's 401 page, which is what it serves.
-    await page.authenticate({ username: '', password: '' });
-    return { context, page };
-  }
-
-  /** What differs per render: user agent (mobile or not) and language. */
-  async function applyLeaseOptions(page: Page, inst: Instance, { locale, mobile }: LeaseOptions) {
-    const cdp = await page.createCDPSession();
-    await cdp.send('Network.setUserAgentOverride', {
-      userAgent: mobile ? mobileAgent(inst.userAgent) : inst.userAgent,
-      ...(locale ? { acceptLanguage: locale } : {}),
-    });
-    if (locale) {
-      await cdp.send('Emulation.setLocaleOverride', { locale: locale.split(',')[0].split(';')[0].trim() }).catch(() => undefined);
-    }
-  }
-
-  /** Drops the spare (its context closes in the background); its slot is the caller's to pass on or release. */
-  function discardSpare() {
-    const s = spare;
-    if (!s) return;
-    spare = undefined;
-    void s.ready.then((p) => p.context.close()).catch(() => undefined).finally(() => endUse(s.inst));
-  }
-
-  /** Hands the spare, with its slot, to a render of `policy`; undefined when there is none that fits. */
-  function claimSpare(policy: TargetPolicy): Spare | undefined {
-    const s = spare;
-    if (!s || s.policy !== policy || s.inst.retiring || !s.inst.browser.connected) return undefined;
-    spare = undefined;
-    return s;
-  }
-
-  /** The claimed spare's context and page, if they are still usable on `inst`; else closes them. */
-  async function usableSpare(s: Spare, inst: Instance): Promise<Prepared | undefined> {
-    const prepared = s.inst === inst ? await s.ready.catch(() => undefined) : undefined;
-    if (prepared && !prepared.page.isClosed()) return prepared;
-    void s.ready.then((p) => p.context.close()).catch(() => undefined);
-    return undefined;
-  }
-
-  /**
-   * After a render, while a slot is free and nobody waits, prepares the next render's context
-   * and page. Not during a render: on two cores the spare's creation slows the render as much
-   * as it saves the next one (measured).
-   */
-  function warmSpare(policy: TargetPolicy, proxy: SafetyProxy) {
-    if (options.warmSpare === false || closed || spare || waiters.length || active >= concurrency) return;
-    const inst = latest;
-    if (!inst || inst.retiring || !inst.browser.connected) return;
-    active++;
-    inst.leases++;
-    const ready = newContextPage(inst, proxy, () => undefined);
-    ready.catch(() => undefined);
-    spare = { policy, inst, ready };
-  }
-
-  /** One user of an instance is done; a retired instance closes after its last. */
-  function endUse(inst: Instance) {
-    inst.leases--;
-    if (inst.retiring && inst.leases === 0) {
-      void inst.browser.close().catch((err) => log?.warn({ err }, 'closing a retired browser failed'));
-    }
-  }
-
-  async function withPage<T>(opts: LeaseOptions, fn: (page: Page) => Promise<T>): Promise<T> {
-    const timeoutMs = opts.timeoutMs ?? options.timeoutMs;
-    // A fitting spare comes with its slot; otherwise wait for one.
-    const claimed = claimSpare(opts.policy);
-    if (!claimed) await acquire(options.timeoutMs);
-    let inst: Instance | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    let contextPromise: Promise<BrowserContext> | undefined;
-    let proxy: SafetyProxy | undefined;
-    let finished = false;
-    let counted = false;
-    try {
-      proxy = await proxyFor(opts.policy);
-      inst = await instance();
-      inst.leases++;
-      if (claimed) endUse(claimed.inst); // the spare's hold on its browser passes to this render's
-      inst.renders++;
-      renders++;
-      if (inst.renders >= recycleAfter) retire(inst);
-      const leased = inst;
-      const leasedProxy = proxy;
-      const work = (async () => {
-        const reused = claimed ? await usableSpare(claimed, leased) : undefined;
-        if (reused) contextPromise = Promise.resolve(reused.context);
-        const { page } = reused ?? (await newContextPage(leased, leasedProxy, (c) => (contextPromise = c)));
-        if (finished) throw new Error('lease already ended');
-        pages++;
-        counted = true;
-        await applyLeaseOptions(page, leased, opts);
-        return fn(page);
-      })();
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new HttpError(504, `rendering timed out after ${timeoutMs} ms`)),
-          timeoutMs,
-        );
-      });
-      work.catch(() => undefined); // after a timeout its rejection (context closed) is expected
-      return await Promise.race([work, timeout]);
-    } catch (err) {
-      if (err instanceof HttpError) throw err;
-      if (inst && !inst.browser.connected) {
-        throw new HttpError(503, 'the browser stopped during the render; retry', 'browser_crashed', { 'Retry-After': '1' });
-      }
-      throw err;
-    } finally {
-      clearTimeout(timer);
-      finished = true;
-      // After a timeout the context may still be on its way; close it whenever it arrives.
-      // close() fails only when the browser is already gone, which closed it too.
-      const closing = contextPromise?.then((c) => c.close()).catch(() => undefined);
-      if (inst?.browser.connected) await Promise.race([closing, delay(5_000)]);
-      if (counted) pages--;
-      if (claimed && !inst) {
-        // Failed before a browser was at hand: the claimed spare is of no use.
-        void claimed.ready.then((p) => p.context.close()).catch(() => undefined);
-        endUse(claimed.inst);
-      }
-      if (inst) {
-        inst.leases--;
-        if (inst.retiring && inst.leases === 0) {
-          await inst.browser.close().catch((err) => log?.warn({ err }, 'closing a retired browser failed'));
-        }
-      }
-      release();
-      if (proxy) warmSpare(opts.policy, proxy);
-    }
-  }
-
   const checkTarget = async (policy: TargetPolicy, url: string): Promise<URL> => {
     const target = policy.assertUrl(url);
     const host = target.hostname.replace(/^\[|\]$/g, '');
@@ -396,18 +144,94 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
     return target;
   };
 
+  const prepare = (inst: Instance, proxy: SafetyProxy, policy: TargetPolicy, onContext: (c: Promise<BrowserContext>) => void = () => undefined) =>
+    newContextPage(inst, proxy, (url) => checkTarget(policy, url), onContext);
+
+  async function withPage<T>(opts: LeaseOptions, fn: (page: Page, lease: Lease) => Promise<T>): Promise<T> {
+    const timeoutMs = opts.timeoutMs ?? options.timeoutMs;
+    const owner = opts.owner ?? currentRenderOwner() ?? unowned;
+    // A fitting spare comes with its slot, when the owner's share allows one more; otherwise wait for one.
+    const claimed: Spare | undefined = warm.claim(opts.policy, () => slots.adopt(owner));
+    if (!claimed) await slots.acquire(owner);
+    let inst: Instance | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    let contextPromise: Promise<BrowserContext> | undefined;
+    let proxy: SafetyProxy | undefined;
+    let prepared: Prepared | undefined;
+    let watchdog: ScriptWatchdog | undefined;
+    let pageCrashed = false;
+    let finished = false;
+    let counted = false;
+    try {
+      proxy = await proxyFor(opts.policy);
+      inst = await browsers.instance();
+      inst.leases++;
+      if (claimed) void browsers.endUse(claimed.inst); // the spare's hold on its browser passes to this render's
+      browsers.countRender(inst);
+      renders++;
+      const leased = inst;
+      const leasedProxy = proxy;
+      const work = (async () => {
+        const reused = claimed ? await warm.usable(claimed, leased) : undefined;
+        if (reused) contextPromise = Promise.resolve(reused.context);
+        const ready = reused ?? (await prepare(leased, leasedProxy, opts.policy, (c) => (contextPromise = c)));
+        prepared = ready;
+        if (finished) throw new Error('lease already ended');
+        pages++;
+        counted = true;
+        ready.page.on('error', () => (pageCrashed = true)); // the renderer died ("Page crashed!")
+        const cdp = await ready.page.createCDPSession();
+        await applyLeaseLook(cdp, leased, opts);
+        const dog = watchScript(cdp, scriptBudgetMs);
+        watchdog = dog;
+        return Promise.race([fn(ready.page, { restartScriptBudget: () => dog.restart() }), dog.tripped]);
+      })();
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          void watchdog?.stop(); // frees the renderer's core now, not when the context closes
+          reject(new RenderTimeoutError(`rendering timed out after ${timeoutMs} ms; retry, or try a lighter page`));
+        }, timeoutMs);
+      });
+      work.catch(() => undefined); // after a timeout its rejection (context closed) is expected
+      const result = await Promise.race([work, timeout]);
+      if (prepared?.guard.failure) throw prepared.guard.failure;
+      return result;
+    } catch (err) {
+      // What the page ran into explains the page's own error (an aborted navigation, a terminated script).
+      if (prepared?.guard.failure) throw prepared.guard.failure;
+      if (watchdog?.fired) throw new ScriptBudgetError(scriptBudgetMs);
+      // A dead browser or renderer explains whatever the page's code then failed with.
+      if (inst && (inst.crashed || !inst.browser.connected || pageCrashed)) throw new BrowserCrashedError();
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      finished = true;
+      watchdog?.dispose();
+      // After a timeout the context may still be on its way; close it whenever it arrives.
+      // close() fails only when the browser is already gone, which closed it too.
+      const closing = contextPromise?.then((c) => c.close()).catch(() => undefined);
+      if (inst?.browser.connected) await Promise.race([closing, delay(5_000)]);
+      if (counted) pages--;
+      if (claimed && !inst) void warm.dispose(claimed); // failed before a browser was at hand
+      if (inst) await browsers.endUse(inst);
+      slots.release(owner);
+      const usedProxy = proxy;
+      if (usedProxy) warm.warm(opts.policy, (i) => prepare(i, usedProxy, opts.policy));
+    }
+  }
+
   return {
     withPage,
     checkTarget,
-    stats: () => ({ open: pages, leased: active - (spare ? 1 : 0), queued: waiters.length, capacity: concurrency, renders, launches, spare: spare ? 1 : 0 }),
-    browserPid: () => (latest?.browser.connected ? latest.browser.process()?.pid : undefined),
+    stats: () => {
+      const s = slots.stats();
+      return { open: pages, leased: s.active - (warm.present ? 1 : 0), queued: s.queued, capacity: s.capacity, renders, launches: browsers.launches, spare: warm.present ? 1 : 0 };
+    },
+    browserPid: () => browsers.pid(),
     async close() {
-      closed = true;
-      for (const w of waiters.splice(0)) w.reject(new HttpError(503, 'the renderer is shutting down'));
-      discardSpare();
-      const inst = await current?.catch(() => undefined);
-      current = undefined;
-      await inst?.browser.close().catch(() => undefined);
+      slots.close();
+      warm.discard();
+      await browsers.close();
       for (const p of proxies.values()) await (await p.catch(() => undefined))?.close();
       proxies.clear();
     },
@@ -415,7 +239,3 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
 }
 
 const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
-
-/** The desktop agent's Chrome version on an Android phone, as mobile sites expect. */
-const mobileAgent = (desktop: string) =>
-  desktop.replace(/\([^)]*\)/, '(Linux; Android 14; Pixel 7)').replace(/ Safari\//, ' Mobile Safari/');

@@ -1,5 +1,5 @@
 import type { Page, ScreenshotOptions } from 'puppeteer-core';
-import { badRequest } from '../api/errors.js';
+import { BadInputError, TargetFailedError } from '../errors/index.js';
 
 export type ImageFormat = 'png' | 'jpeg' | 'webp';
 
@@ -24,8 +24,35 @@ export interface CaptureOptions {
 /** Chromium cannot paint a bitmap taller than this many device pixels. */
 const maxBitmapHeight = 16_384;
 
+/** Captures taken again when the page navigated away under the first. */
+const NAVIGATION_RETRIES = 2;
+
+/** Errors of a capture whose document went away mid-way: the page navigated (a script reload or redirect). */
+const navigatedAway = /Execution context was destroyed|Cannot find context with specified id|frame (got|was) detached|Node is detached from document/i;
+
+/**
+ * Captures once the page holds still: when it navigates during the capture, waits for the
+ * new document and captures that; a page that never stops navigating is the target's
+ * failure (502), not ours.
+ */
+export async function captureSettled(page: Page, opts: CaptureOptions): Promise<Buffer> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await capturePage(page, opts);
+    } catch (err) {
+      if (!navigatedAway.test((err as Error).message ?? '')) throw err;
+      if (attempt >= NAVIGATION_RETRIES) {
+        throw new TargetFailedError(
+          'the page kept navigating while it was captured (a script reloads or redirects it); capture the page it ends on, or use delay or js to let it settle',
+        );
+      }
+      await page.waitForNavigation({ waitUntil: 'domcontentloaded', timeout: 5_000 }).catch(() => undefined); // it may have arrived already
+    }
+  }
+}
+
 /** Encodes the page (or an element, or a region) in the format asked for; Chromium encodes. */
-export async function capturePage(page: Page, opts: CaptureOptions): Promise<Buffer> {
+async function capturePage(page: Page, opts: CaptureOptions): Promise<Buffer> {
   if (opts.format === 'pdf') {
     if (opts.fullPage) await loadLazyContent(page);
     return toBuffer(await page.pdf({ printBackground: true, format: 'A4', timeout: 30_000 }));
@@ -54,12 +81,12 @@ export async function capturePage(page: Page, opts: CaptureOptions): Promise<Buf
 
 async function captureElement(page: Page, selector: string, encoding: ScreenshotOptions) {
   const element = await page.$(selector).catch(() => {
-    throw badRequest(`selector is not a valid CSS selector: ${JSON.stringify(selector)}`);
+    throw new BadInputError(`selector is not a valid CSS selector: ${JSON.stringify(selector)}`);
   });
-  if (!element) throw badRequest(`selector: no element matches ${JSON.stringify(selector)}`);
+  if (!element) throw new BadInputError(`selector: no element matches ${JSON.stringify(selector)}`);
   const box = await element.boundingBox();
   if (!box || box.width < 1 || box.height < 1) {
-    throw badRequest(`selector: the element ${JSON.stringify(selector)} is not visible (it has no box to capture)`);
+    throw new BadInputError(`selector: the element ${JSON.stringify(selector)} is not visible (it has no box to capture)`);
   }
   return element.screenshot(encoding);
 }

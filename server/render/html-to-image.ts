@@ -1,6 +1,6 @@
 import type { TargetPolicy } from '../net/target-policy.js';
 import type { BrowserPool } from './browser-pool.js';
-import { capturePage, type ImageFormat } from './capture.js';
+import { captureSettled, type ImageFormat } from './capture.js';
 
 export interface HtmlToImageOptions {
   html: string;
@@ -44,6 +44,6 @@ export async function htmlToImage(opts: HtmlToImageOptions, deps: HtmlToImageDep
         { timeout: 5_000 },
       )
       .catch(() => undefined); // a stalled image must not fail the render
-    return capturePage(page, { format: opts.format, quality: opts.quality, fullPage: false, scale: opts.scale });
+    return captureSettled(page, { format: opts.format, quality: opts.quality, fullPage: false, scale: opts.scale });
   });
 }

@@ -1,9 +1,9 @@
 import type { HTTPResponse, Page } from 'puppeteer-core';
-import { HttpError, badRequest } from '../api/errors.js';
+import { BadInputError, DomainError, TargetFailedError, TargetTimeoutError } from '../errors/index.js';
 import type { TargetPolicy } from '../net/target-policy.js';
 import type { AdBlocker } from './ad-blocker.js';
 import type { BrowserPool } from './browser-pool.js';
-import { capturePage, type ImageFormat, type Clip } from './capture.js';
+import { captureSettled, type ImageFormat, type Clip } from './capture.js';
 import { viewportPresets, type ViewportName } from './viewports.js';
 
 export interface ScreenshotOptions {
@@ -63,8 +63,8 @@ export interface ScreenshotResult {
  */
 export async function captureScreenshot(opts: ScreenshotOptions, deps: ScreenshotDeps): Promise<ScreenshotResult> {
   await deps.pool.checkTarget(deps.policy, opts.url).catch((err: unknown) => {
-    if ((err as { code?: string }).code === 'ERR_BLOCKED_TARGET') throw err;
-    throw new HttpError(502, `the target host could not be resolved (${(err as { code?: string }).code ?? 'dns'})`);
+    if (err instanceof DomainError) throw err;
+    throw new TargetFailedError(`the target host could not be resolved (${(err as { code?: string }).code ?? 'dns'}); check the URL`);
   });
   const preset = opts.viewport ? viewportPresets[opts.viewport] : undefined;
   const width = preset?.width ?? opts.width;
@@ -93,7 +93,7 @@ export async function captureScreenshot(opts: ScreenshotOptions, deps: Screensho
       if (opts.waitFor) await waitForSelector(page, opts.waitFor, deps.waitForTimeoutMs ?? 10_000);
       if (opts.delay) await new Promise((r) => setTimeout(r, opts.delay));
 
-      const body = await capturePage(page, {
+      const body = await captureSettled(page, {
         format: opts.format,
         quality: opts.quality,
         fullPage: opts.fullPage,
@@ -136,21 +136,22 @@ async function navigate(page: Page, url: string, timeoutMs: number): Promise<HTT
   return response;
 }
 
-function navigationError(err: unknown, timeoutMs: number): HttpError {
+function navigationError(err: unknown, timeoutMs: number): DomainError {
+  if (err instanceof DomainError) return err;
   const message = (err as Error).message ?? String(err);
   if ((err as Error).name === 'TimeoutError') {
-    return new HttpError(504, `the target did not answer within ${timeoutMs} ms`);
+    return new TargetTimeoutError(`the target did not answer within ${timeoutMs} ms`);
   }
   const code = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
   if (code === 'ERR_TUNNEL_CONNECTION_FAILED' || code === 'ERR_ACCESS_DENIED') {
     // The safety proxy refused the address the name resolved to (or could not reach it).
-    return new HttpError(502, 'the target is unreachable or not an allowed address');
+    return new TargetFailedError('the target is unreachable or not an allowed address');
   }
-  if (code === 'ERR_INVALID_AUTH_CREDENTIALS') return new HttpError(502, 'the target refused the HTTP credentials');
+  if (code === 'ERR_INVALID_AUTH_CREDENTIALS') return new TargetFailedError('the target refused the HTTP credentials; check http_username and http_password');
   if (code === 'ERR_ABORTED') {
-    return new HttpError(502, 'the navigation was aborted: the target is not a page the browser shows (it started a download or closed the page)');
+    return new TargetFailedError('the navigation was aborted: the target is not a page the browser shows (it started a download or closed the page)');
   }
-  return new HttpError(502, `the target could not be loaded (${code ?? 'network error'})`);
+  return new TargetFailedError(`the target could not be loaded (${code ?? 'network error'})`);
 }
 
 async function runScript(page: Page, js: string) {
@@ -159,7 +160,7 @@ async function runScript(page: Page, js: string) {
     await page.evaluate(`(async () => {\n${js}\n})()`);
   } catch (err) {
     const msg = ((err as Error).message ?? String(err)).split('\n')[0].slice(0, 300);
-    throw badRequest(`js failed: ${msg}`);
+    throw new BadInputError(`js failed: ${msg}`);
   }
 }
 
@@ -168,8 +169,8 @@ async function waitForSelector(page: Page, selector: string, timeoutMs: number) 
     await page.waitForSelector(selector, { timeout: timeoutMs });
   } catch (err) {
     if ((err as Error).name === 'TimeoutError') {
-      throw badRequest(`wait_for: no element matched ${JSON.stringify(selector)} within ${timeoutMs} ms`);
+      throw new BadInputError(`wait_for: no element matched ${JSON.stringify(selector)} within ${timeoutMs} ms`);
     }
-    throw badRequest(`wait_for is not a valid CSS selector: ${JSON.stringify(selector)}`);
+    throw new BadInputError(`wait_for is not a valid CSS selector: ${JSON.stringify(selector)}`);
   }
 }

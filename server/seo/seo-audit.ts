@@ -1,8 +1,12 @@
-import { badRequest } from '../api/errors.js';
+import * as cheerio from 'cheerio';
 import type { SafeHttp } from '../net/safe-http.js';
 import type { BrowserPool } from '../render/browser-pool.js';
 import { fetchPage } from '../techstack/page-fetch.js';
-import { runSeoChecks, seoWeights, type SeoCheck, type SeoCheckName, type SeoPage } from './seo-checks.js';
+import type { SeoCheck } from './check-result.js';
+import { gatherArtifacts } from './page-artifacts.js';
+import { fetchSnapshot, renderSnapshot } from './page-snapshot.js';
+import { fetchRobotsTxt } from './robots-txt.js';
+import { LIGHTHOUSE_VERSION, runSeoChecks, seoCheckSpecs, type SeoCheckName } from './seo-checks.js';
 
 export interface SeoOptions {
   url: string;
@@ -27,76 +31,50 @@ export interface SeoReport {
   checks: Record<SeoCheckName, SeoCheck>;
   recommendations: string[];
   rendered: boolean;
+  /** The Lighthouse release whose audit rules the `lighthouse` checks apply. */
+  lighthouse_version: string;
+  /** Things that could not be read (a `Link` header that does not parse). */
+  warnings: string[];
   timestamp: string;
 }
 
 /** Text of the weights, shown in the OpenAPI description. */
-export const seoRubric = `Score 0-100: the sum of the weights of the checks that pass (${Object.entries(seoWeights)
-  .map(([k, w]) => `${k} ${w}`)
-  .join(', ')}). Recommendations list one sentence per failed check, heaviest first.`;
+export const seoRubric = `Score 0-100: the sum of the weights of the checks that pass (${Object.entries(seoCheckSpecs)
+  .map(([k, s]) => `${k} ${s.weight}`)
+  .join(', ')}); a check with nothing to look at (applicable false) passes. Checks with source "lighthouse" apply the rules of the Lighthouse ${LIGHTHOUSE_VERSION} SEO audit named in lighthouse_audit; the others are SiteLens's own. Recommendations list one sentence per failed check, heaviest first.`;
 
 /** Fetches (or renders) the page, reads robots.txt and the sitemap, and scores the checks. */
 export async function auditSeo(opts: SeoOptions, deps: SeoDeps): Promise<SeoReport> {
-  const timeoutMs = opts.timeoutMs ?? 15_000;
-  const page = opts.render && deps.browser ? await renderPage(opts.url, timeoutMs, deps.browser, deps.http) : await fetchForSeo(opts, deps.http);
-  const origin = new URL(page.finalUrl).origin;
-  const robots = await siteFile(`${origin}/robots.txt`, deps.http);
-  const sitemaps = robots.ok ? [...robots.body.matchAll(/^\s*sitemap:\s*(\S+)/gim)].map((m) => m[1]) : [];
-  const sitemapUrl = sitemaps[0] ?? `${origin}/sitemap.xml`;
+  const load = { url: opts.url, timeoutMs: opts.timeoutMs ?? 15_000, maxBytes: opts.maxBytes };
+  const rendered = Boolean(opts.render && deps.browser);
+  const snapshot = opts.render && deps.browser ? await renderSnapshot(load, deps.browser, deps.http) : await fetchSnapshot(load, deps.http);
+  const robots = await fetchRobotsTxt(snapshot.finalUrl, deps.http);
+  const sitemaps = [...(robots.content ?? '').matchAll(/^\s*sitemap:\s*(\S+)/gim)].map((m) => m[1]);
+  const sitemapUrl = sitemaps[0] ?? new URL('/sitemap.xml', snapshot.finalUrl).href;
   const sitemap = await siteFile(sitemapUrl, deps.http);
-  const full: SeoPage = {
-    ...page,
-    robotsTxt: { reachable: robots.ok, status: robots.status, sitemaps },
+  const $ = cheerio.load(snapshot.html);
+  const artifacts = gatherArtifacts(snapshot, $);
+  const checks = runSeoChecks({
+    $,
+    artifacts,
+    robots,
+    sitemaps,
     sitemap: { reachable: sitemap.ok && /<(urlset|sitemapindex)\b/i.test(sitemap.body), url: sitemapUrl, status: sitemap.status },
-  };
-  const checks = runSeoChecks(full);
-  const list = Object.values(checks) as SeoCheck[];
-  const score = list.reduce((sum, c) => sum + (c.pass ? c.weight : 0), 0);
-  const recommendations = list
-    .filter((c) => !c.pass)
-    .sort((a, b) => b.weight - a.weight)
-    .map((c) => c.recommendation);
+    bytes: snapshot.bytes,
+  });
+  const list = Object.values(checks);
   return {
     url: opts.url,
-    final_url: page.finalUrl,
-    status_code: page.status,
-    score,
+    final_url: snapshot.finalUrl,
+    status_code: snapshot.status,
+    score: list.reduce((sum, c) => sum + (c.pass ? c.weight : 0), 0),
     checks,
-    recommendations,
-    rendered: Boolean(opts.render && deps.browser),
+    recommendations: list.filter((c) => !c.pass).sort((a, b) => b.weight - a.weight).map((c) => c.recommendation),
+    rendered,
+    lighthouse_version: LIGHTHOUSE_VERSION,
+    warnings: artifacts.warnings,
     timestamp: new Date().toISOString(),
   };
-}
-
-type PagePart = Omit<SeoPage, 'robotsTxt' | 'sitemap'>;
-
-async function fetchForSeo(opts: SeoOptions, http: SafeHttp): Promise<PagePart> {
-  const p = await fetchPage({ url: opts.url, timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes }, { http });
-  const type = p.headers.get('content-type') ?? '';
-  if (type && !/html/i.test(type)) {
-    throw badRequest(`url must point to an HTML page; it answered Content-Type ${type.split(';')[0]}`);
-  }
-  return { url: opts.url, finalUrl: p.finalUrl, status: p.status, headers: p.headers, html: p.body, bytes: p.bytes };
-}
-
-/** Loads the page in Chromium (through the pool and its safety proxy) and takes the DOM after scripts ran. */
-async function renderPage(url: string, timeoutMs: number, browser: BrowserPool, http: SafeHttp): Promise<PagePart> {
-  return browser.withPage({ policy: http.policy, timeoutMs: timeoutMs + 5_000 }, async (page) => {
-    const response = await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
-    // Single-page apps keep working after `load`; give their requests a moment to settle.
-    await page.waitForNetworkIdle({ idleTime: 300, timeout: 3_000 }).catch(() => undefined);
-    const html = await page.content();
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(response?.headers() ?? {})) headers.set(k, v);
-    return {
-      url,
-      finalUrl: page.url(),
-      status: response?.status() ?? 0,
-      headers,
-      html,
-      bytes: Buffer.byteLength(html),
-    };
-  });
 }
 
 async function siteFile(url: string, http: SafeHttp): Promise<{ ok: boolean; status: number | null; body: string }> {

@@ -6,32 +6,56 @@ import { Redis, type RedisOptions } from 'ioredis';
 export interface RedisHandle {
   /** For commands behind HTTP: fail fast instead of queueing while Redis is down. */
   redis: Redis;
-  /** Connection options for BullMQ workers (which need `maxRetriesPerRequest: null`). */
+  /** Where Redis is, with the reconnect rule every client of this process shares. */
   connection: RedisOptions;
+  /** Options for BullMQ producers behind HTTP (Queue): no offline queue, bounded commands. */
+  producerConnection: RedisOptions;
+  /** Options for BullMQ workers: blocking commands wait for Redis (`maxRetriesPerRequest: null`). */
+  workerConnection: RedisOptions;
   /** Stops the embedded server, if one was started. */
   close(): Promise<void>;
 }
 
+export interface ConnectOptions {
+  url?: string;
+  dataDir: string;
+  /** Longest wait for one command on the request path, in ms. @default 500 */
+  commandTimeoutMs?: number;
+}
+
+/** How soon a lost connection is tried again: every client is back within this after Redis is. */
+export const RECONNECT_MS = 250;
+
 /**
  * Connects to `url`; without one, to 127.0.0.1:6379 when something answers there,
  * else starts a private redis-server (AOF on, data under `dataDir`, unix socket).
+ *
+ * While Redis is away nothing waits for it on the request path: commands fail at once
+ * (no offline queue, no retries) or after `commandTimeoutMs` when Redis hangs, and the
+ * error maps to 503 with Retry-After. Every client reconnects every RECONNECT_MS (ioredis's
+ * and BullMQ's own backoff grows to 20 s), so all work again as soon as Redis is back.
  */
-export async function connectRedis(opts: { url?: string; dataDir: string }): Promise<RedisHandle> {
-  let connection: RedisOptions;
+export async function connectRedis(opts: ConnectOptions): Promise<RedisHandle> {
+  let where: RedisOptions;
   let child: ChildProcess | undefined;
   if (opts.url) {
-    connection = optionsFromUrl(opts.url);
+    where = optionsFromUrl(opts.url);
   } else if (await answers({ host: '127.0.0.1', port: 6379 })) {
-    connection = { host: '127.0.0.1', port: 6379 };
+    where = { host: '127.0.0.1', port: 6379 };
   } else {
-    ({ child, connection } = await startEmbedded(opts.dataDir));
+    ({ child, connection: where } = await startEmbedded(opts.dataDir));
   }
+  const commandTimeout = opts.commandTimeoutMs ?? 500;
+  const connection: RedisOptions = { ...where, connectTimeout: Math.max(1_000, commandTimeout * 2), retryStrategy: () => RECONNECT_MS };
+  const producerConnection: RedisOptions = { ...connection, enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout };
   // Auto-pipelining batches the commands of concurrent requests into one write: fewer syscalls under load.
-  const redis = new Redis({ ...connection, lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true, enableAutoPipelining: true });
+  const redis = new Redis({ ...producerConnection, lazyConnect: true, enableAutoPipelining: true });
   await redis.connect();
   return {
     redis,
     connection,
+    producerConnection,
+    workerConnection: { ...connection, maxRetriesPerRequest: null },
     async close() {
       await redis.quit().catch(() => redis.disconnect());
       if (child && child.exitCode === null) {
@@ -43,7 +67,8 @@ export async function connectRedis(opts: { url?: string; dataDir: string }): Pro
   };
 }
 
-function optionsFromUrl(url: string): RedisOptions {
+/** ioredis options for a `redis:`, `rediss:` or `unix:` URL. */
+export function optionsFromUrl(url: string): RedisOptions {
   const u = new URL(url);
   if (u.protocol === 'unix:') return { path: u.pathname };
   return {

@@ -1,40 +1,50 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parsePattern, parsePatterns, type Pattern } from './fingerprint-pattern.js';
+import { parsePattern, splitTags, type Pattern } from './fingerprint-pattern.js';
 
-/** The part of a Wappalyzer-format technology record the matcher reads. */
-interface RawTech {
+type OneOrMany<T> = T | T[];
+
+/** The part of a Wappalyzer-format technology record the matcher reads (webappanalyzer README). */
+export interface RawTechnology {
   cats?: number[];
   website?: string;
-  description?: string;
   headers?: Record<string, string>;
   cookies?: Record<string, string>;
-  meta?: Record<string, string | string[]>;
-  scriptSrc?: string | string[];
-  scripts?: string | string[];
-  html?: string | string[];
-  url?: string | string[];
+  meta?: Record<string, OneOrMany<string>>;
+  scriptSrc?: OneOrMany<string>;
+  scripts?: OneOrMany<string>;
+  html?: OneOrMany<string>;
+  url?: OneOrMany<string>;
+  text?: OneOrMany<string>;
+  css?: OneOrMany<string>;
+  xhr?: OneOrMany<string>;
   js?: Record<string, string>;
-  dom?: string | string[] | Record<string, DomRule>;
-  implies?: string | string[];
-  excludes?: string | string[];
-  requires?: string | string[];
-  requiresCategory?: number | number[];
+  dom?: OneOrMany<string> | Record<string, RawDomRule>;
+  implies?: OneOrMany<string>;
+  excludes?: OneOrMany<string>;
+  requires?: OneOrMany<string>;
+  requiresCategory?: OneOrMany<number | string>;
 }
 
-export interface DomRule {
+export interface RawDomRule {
   exists?: string;
   text?: string;
   attributes?: Record<string, string>;
   properties?: Record<string, string>;
 }
 
+export interface RawCategory {
+  name: string;
+  priority?: number;
+}
+
 export interface Technology {
   name: string;
+  /** Position in the data: the last tie-break between two technologies that exclude each other. */
+  order: number;
   categories: number[];
   website?: string;
-  implies: Pattern[];
-  impliesNames: string[];
+  implies: Array<{ name: string; confidence: number; version?: string }>;
   excludes: string[];
   requires: string[];
   requiresCategory: number[];
@@ -46,20 +56,29 @@ export interface Category {
   priority: number;
 }
 
-/** A pattern of one technology, keyed by what it looks at. */
+/** One pattern of one technology. `id` is unique in the set: a rule counts once however many values it matches. */
 export interface Rule {
+  id: number;
   tech: string;
   pattern: Pattern;
 }
 
-/** A `dom` rule compiled for the browser: the selector and what to read. */
-export interface DomProbe {
+/** A technology's `dom` rule for one selector. */
+export interface DomRule {
   tech: string;
   selector: string;
-  exists?: Pattern;
-  text?: Pattern;
-  attributes?: Record<string, Pattern>;
-  properties?: Record<string, Pattern>;
+  exists?: Rule;
+  text?: Rule;
+  attributes: Array<{ name: string; rule: Rule }>;
+  properties: Array<{ name: string; rule: Rule }>;
+}
+
+/** What to read from the elements one selector matches, merged over every technology that uses it. */
+export interface DomQuery {
+  selector: string;
+  text: boolean;
+  attributes: string[];
+  properties: string[];
 }
 
 /**
@@ -69,22 +88,33 @@ export interface DomProbe {
 export interface FingerprintDb {
   technologies: Map<string, Technology>;
   categories: Map<number, Category>;
+  /** Keyed by lowercased header name. */
   headers: Map<string, Rule[]>;
+  /** Keyed by lowercased cookie name. */
   cookies: Map<string, Rule[]>;
   /** Cookie names with `*` wildcards (`_ga_*`). */
-  cookieWildcards: Array<Rule & { name: RegExp }>;
+  cookieWildcards: Array<{ name: RegExp; rule: Rule }>;
+  /** Keyed by lowercased meta name. */
   meta: Map<string, Rule[]>;
   scriptSrc: Rule[];
   scripts: Rule[];
   html: Rule[];
   url: Rule[];
+  /** The page's visible text. */
+  text: Rule[];
+  /** Style sheet text. */
+  css: Rule[];
+  /** Host names of the requests the page's scripts made. */
+  xhr: Rule[];
+  /** Keyed by property chain, case-sensitive as in the page. */
   js: Map<string, Rule[]>;
-  dom: DomProbe[];
+  dom: DomRule[];
+  domQueries: DomQuery[];
   /** Patterns the JavaScript engine could not compile (skipped). */
   skipped: number;
 }
 
-const list = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+const list = <T>(v: OneOrMany<T> | undefined): T[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
 
 /** Loads `technologies.json` and `categories.json` from `dir` and compiles them. */
 export function loadFingerprintDb(dir: string): FingerprintDb {
@@ -96,10 +126,10 @@ export function loadFingerprintDb(dir: string): FingerprintDb {
       throw new Error(`fingerprint data missing or unreadable at ${p}: run scripts/fetch-fingerprints.sh (${(err as Error).message})`);
     }
   };
-  return compileFingerprints(read('technologies.json') as Record<string, RawTech>, read('categories.json') as Record<string, { name: string; priority?: number }>);
+  return compileFingerprints(read('technologies.json') as Record<string, RawTechnology>, read('categories.json') as Record<string, RawCategory>);
 }
 
-export function compileFingerprints(raw: Record<string, RawTech>, rawCats: Record<string, { name: string; priority?: number }>): FingerprintDb {
+export function compileFingerprints(raw: Record<string, RawTechnology>, rawCats: Record<string, RawCategory>): FingerprintDb {
   const db: FingerprintDb = {
     technologies: new Map(),
     categories: new Map(),
@@ -111,106 +141,119 @@ export function compileFingerprints(raw: Record<string, RawTech>, rawCats: Recor
     scripts: [],
     html: [],
     url: [],
+    text: [],
+    css: [],
+    xhr: [],
     js: new Map(),
     dom: [],
+    domQueries: [],
     skipped: 0,
   };
   for (const [id, c] of Object.entries(rawCats)) db.categories.set(Number(id), { id: Number(id), name: c.name, priority: c.priority ?? 5 });
+  const categoryByName = new Map([...db.categories.values()].map((c) => [c.name.toLowerCase(), c.id]));
 
-  const add = (map: Map<string, Rule[]>, key: string, rule: Rule) => {
-    const k = key.toLowerCase();
-    const rules = map.get(k);
-    if (rules) rules.push(rule);
-    else map.set(k, [rule]);
-  };
-  const compile = (tech: string, text: string): Rule | null => {
-    const pattern = parsePattern(text);
+  let nextId = 0;
+  const rule = (tech: string, text: unknown): Rule | null => {
+    const pattern = parsePattern(String(text));
     if (!pattern) db.skipped++;
-    return pattern ? { tech, pattern } : null;
+    return pattern ? { id: nextId++, tech, pattern } : null;
   };
-  const pushAll = (target: Rule[], tech: string, value: unknown) => {
-    for (const text of list(value as string | string[])) {
-      const rule = compile(tech, String(text));
-      if (rule) target.push(rule);
+  const index = (map: Map<string, Rule[]>, key: string, r: Rule | null) => {
+    if (!r) return;
+    const rules = map.get(key);
+    if (rules) rules.push(r);
+    else map.set(key, [r]);
+  };
+  const push = (target: Rule[], tech: string, value: OneOrMany<string> | undefined) => {
+    for (const text of list(value)) {
+      const r = rule(tech, text);
+      if (r) target.push(r);
     }
   };
+  const names = (v: OneOrMany<string> | undefined) => list(v).map((e) => splitTags(String(e)).expr);
 
+  let order = 0;
   for (const [name, t] of Object.entries(raw)) {
-    const implies = parsePatterns(t.implies);
     db.technologies.set(name, {
       name,
-      categories: t.cats ?? [],
+      order: order++,
+      categories: (t.cats ?? []).map(Number),
       website: t.website,
-      implies,
-      impliesNames: implies.map((p) => p.source),
-      excludes: list(t.excludes).map((e) => String(e).split('\\;')[0]),
-      requires: list(t.requires).map((e) => String(e).split('\\;')[0]),
-      requiresCategory: list(t.requiresCategory).map(Number),
+      implies: list(t.implies).map((text) => {
+        const { expr, confidence, version } = splitTags(String(text));
+        return { name: expr, confidence, version };
+      }),
+      excludes: names(t.excludes),
+      requires: names(t.requires),
+      // The data gives category ids; the README's example gives a name ("Ecommerce"), which
+      // the engine (ids only) would never match: both are read here.
+      requiresCategory: list(t.requiresCategory)
+        .map((c) => (Number.isInteger(Number(c)) ? Number(c) : categoryByName.get(String(c).toLowerCase())))
+        .filter((c): c is number => c !== undefined),
     });
-    for (const [h, text] of Object.entries(t.headers ?? {})) {
-      const rule = compile(name, text);
-      if (rule) add(db.headers, h, rule);
-    }
+    // Header, cookie and meta names are case-insensitive (the engine lowercases both sides).
+    for (const [h, text] of Object.entries(t.headers ?? {})) index(db.headers, h.toLowerCase(), rule(name, text));
     for (const [c, text] of Object.entries(t.cookies ?? {})) {
-      const rule = compile(name, text);
-      if (!rule) continue;
-      if (c.includes('*')) {
-        const re = new RegExp(`^${c.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`, 'i');
-        db.cookieWildcards.push({ ...rule, name: re });
-      } else add(db.cookies, c, rule);
+      const r = rule(name, text);
+      if (!r) continue;
+      if (c.includes('*')) db.cookieWildcards.push({ name: wildcard(c), rule: r });
+      else index(db.cookies, c.toLowerCase(), r);
     }
-    for (const [m, texts] of Object.entries(t.meta ?? {})) {
-      for (const text of list(texts)) {
-        const rule = compile(name, String(text));
-        if (rule) add(db.meta, m, rule);
-      }
-    }
-    pushAll(db.scriptSrc, name, t.scriptSrc);
-    pushAll(db.scripts, name, t.scripts);
-    pushAll(db.html, name, t.html);
-    pushAll(db.url, name, t.url);
-    for (const [chain, text] of Object.entries(t.js ?? {})) {
-      const rule = compile(name, text);
-      if (!rule) continue;
-      // Property names are case-sensitive in the page, unlike header names.
-      const rules = db.js.get(chain);
-      if (rules) rules.push(rule);
-      else db.js.set(chain, [rule]);
-    }
-    db.dom.push(...compileDom(name, t.dom, () => db.skipped++));
+    for (const [m, texts] of Object.entries(t.meta ?? {})) for (const text of list(texts)) index(db.meta, m.toLowerCase(), rule(name, text));
+    push(db.scriptSrc, name, t.scriptSrc);
+    push(db.scripts, name, t.scripts);
+    push(db.html, name, t.html);
+    push(db.url, name, t.url);
+    push(db.text, name, t.text);
+    push(db.css, name, t.css);
+    push(db.xhr, name, t.xhr);
+    for (const [chain, text] of Object.entries(t.js ?? {})) index(db.js, chain, rule(name, text));
+    db.dom.push(...domRules(name, t.dom, rule));
   }
+  db.domQueries = domQueries(db.dom);
   return db;
 }
 
-function compileDom(tech: string, dom: RawTech['dom'], onSkip: () => void): DomProbe[] {
+/**
+ * Cookie names with `*` (`_ga_*` for GA4's `_ga_<container id>`) match any run of characters.
+ * The engine handles only `_ga_*`, by renaming cookies that match `/_ga_[A-Z0-9]+/` after it
+ * has lowercased their names, so `_ga_ABC123` never matches there; here the data's wildcard
+ * is matched against the name, case-insensitively like every cookie name.
+ */
+function wildcard(name: string): RegExp {
+  return new RegExp(`^${name.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'i');
+}
+
+/** A string or list of selectors means "exists"; an object gives per selector what to test. */
+function domRules(tech: string, dom: RawTechnology['dom'], rule: (tech: string, text: unknown) => Rule | null): DomRule[] {
   if (!dom) return [];
-  if (typeof dom === 'string' || Array.isArray(dom)) {
-    return list(dom).map((selector) => ({ tech, selector: String(selector), exists: parsePattern('') ?? undefined }));
+  const entries: Array<[string, RawDomRule]> =
+    typeof dom === 'string' || Array.isArray(dom) ? list(dom).map((s) => [String(s), { exists: '' }]) : Object.entries(dom);
+  return entries.map(([selector, r]) => ({
+    tech,
+    selector,
+    exists: r.exists !== undefined ? (rule(tech, r.exists) ?? undefined) : undefined,
+    text: r.text !== undefined ? (rule(tech, r.text) ?? undefined) : undefined,
+    attributes: named(tech, r.attributes, rule),
+    properties: named(tech, r.properties, rule),
+  }));
+}
+
+function named(tech: string, record: Record<string, string> | undefined, rule: (tech: string, text: unknown) => Rule | null) {
+  return Object.entries(record ?? {}).flatMap(([name, text]) => {
+    const r = rule(tech, text);
+    return r ? [{ name, rule: r }] : [];
+  });
+}
+
+function domQueries(rules: DomRule[]): DomQuery[] {
+  const bySelector = new Map<string, { text: boolean; attributes: Set<string>; properties: Set<string> }>();
+  for (const r of rules) {
+    const q = bySelector.get(r.selector) ?? { text: false, attributes: new Set<string>(), properties: new Set<string>() };
+    q.text ||= Boolean(r.text);
+    for (const a of r.attributes) q.attributes.add(a.name);
+    for (const p of r.properties) q.properties.add(p.name);
+    bySelector.set(r.selector, q);
   }
-  const probes: DomProbe[] = [];
-  const pat = (text: string) => {
-    const p = parsePattern(text);
-    if (!p) onSkip();
-    return p ?? undefined;
-  };
-  const record = (r: Record<string, string> | undefined) => {
-    if (!r) return undefined;
-    const out: Record<string, ReturnType<typeof parsePattern> & object> = {};
-    for (const [k, v] of Object.entries(r)) {
-      const p = pat(v);
-      if (p) out[k] = p;
-    }
-    return out;
-  };
-  for (const [selector, rule] of Object.entries(dom)) {
-    probes.push({
-      tech,
-      selector,
-      exists: rule.exists !== undefined ? pat(rule.exists) : undefined,
-      text: rule.text !== undefined ? pat(rule.text) : undefined,
-      attributes: record(rule.attributes),
-      properties: record(rule.properties),
-    });
-  }
-  return probes;
+  return [...bySelector].map(([selector, q]) => ({ selector, text: q.text, attributes: [...q.attributes], properties: [...q.properties] }));
 }

@@ -1,4 +1,6 @@
+import { fetch as undiciFetch, type Dispatcher } from 'undici';
 import type { SafeHttp } from '../net/safe-http.js';
+import { headerLines } from './page-signals.js';
 
 export interface PageFetchOptions {
   url: string;
@@ -17,6 +19,11 @@ export interface FetchedPage {
   finalUrl: string;
   status: number;
   headers: Headers;
+  /**
+   * The final response's header lines by lowercased name, a repeated header as several
+   * values (`headers` joins them with commas, as fetch must).
+   */
+  headerLines: Record<string, string[]>;
   /** `Set-Cookie` lines of the final response. */
   setCookies: string[];
   body: string;
@@ -34,7 +41,12 @@ export const ANALYSIS_USER_AGENT = 'Mozilla/5.0 (compatible; SiteLens/3.0; +http
  */
 export async function fetchPage(opts: PageFetchOptions, deps: { http: SafeHttp }): Promise<FetchedPage> {
   const { url, maxBytes = 5 * 1024 * 1024, timeoutMs = 15_000 } = opts;
-  const res = await deps.http.fetch(url, {
+  let raw: Record<string, string | string[] | undefined> = {};
+  // The safe client's own dispatcher (every hop checked, the checked address connected),
+  // with a look at each response's header lines before fetch joins repeated ones.
+  deps.http.policy.assertUrl(url);
+  const res = await undiciFetch(url, {
+    dispatcher: deps.http.dispatcher.compose(onResponseHeaders((headers) => (raw = headers))),
     redirect: opts.redirect ?? 'follow',
     signal: AbortSignal.timeout(timeoutMs),
     headers: {
@@ -66,12 +78,30 @@ export async function fetchPage(opts: PageFetchOptions, deps: { http: SafeHttp }
     finalUrl: res.url || url,
     status: res.status,
     headers: res.headers as unknown as Headers,
+    headerLines: headerLines(raw),
     setCookies: res.headers.getSetCookie(),
     body: decode(buf, res.headers.get('content-type')),
     bytes,
     truncated,
     redirected: res.redirected,
   };
+}
+
+/** Calls `seen` with the parsed headers of every final (non-1xx) response, redirects included. */
+function onResponseHeaders(seen: (headers: Record<string, string | string[] | undefined>) => void): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (opts, handler) =>
+    dispatch(
+      opts,
+      new Proxy(handler, {
+        get(target, prop, receiver) {
+          if (prop !== 'onResponseStart' || !target.onResponseStart) return Reflect.get(target, prop, receiver);
+          return (...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>) => {
+            if (args[1] >= 200) seen(args[2] as Record<string, string | string[] | undefined>);
+            return target.onResponseStart?.(...args);
+          };
+        },
+      }),
+    );
 }
 
 function decode(buf: Buffer, contentType: string | null): string {

@@ -2,7 +2,7 @@ import type { SafeHttp } from '../net/safe-http.js';
 import type { BrowserPool } from '../render/browser-pool.js';
 import { browserSignals } from './browser-signals.js';
 import { fetchPage } from './page-fetch.js';
-import { pageSignals } from './page-signals.js';
+import { cookiesFromSetCookie, documentSignals, type PageSignals } from './page-signals.js';
 import type { DetectedTechnology, TechDetector } from './tech-detector.js';
 
 export interface TechstackOptions {
@@ -11,7 +11,10 @@ export interface TechstackOptions {
   maxBytes?: number;
   /** @default 15000 */
   timeoutMs?: number;
-  /** Load the page in Chromium and also match `js` globals and `dom` probes. @default false */
+  /**
+   * Load the page in Chromium: `js` globals, element properties, external script bodies and
+   * the rendered DOM are matched too. @default false
+   */
   render?: boolean;
 }
 
@@ -28,8 +31,10 @@ export interface TechstackReport {
 }
 
 /**
- * Fetches `url` once and matches the fingerprints against its headers, cookies and HTML;
- * with `render` (and a browser), loads it in Chromium and matches `js`/`dom` patterns too.
+ * Fetches `url` once and matches the fingerprints against its header lines, cookies, HTML
+ * and the elements of its `dom` selectors (cheerio); with `render` (and a browser), loads
+ * it in Chromium and reads the same from the rendered page, plus `js` globals, element
+ * properties and the bodies of the scripts it loaded.
  */
 export async function checkTechstack(
   opts: TechstackOptions,
@@ -41,10 +46,10 @@ export async function checkTechstack(
   let finalUrl: string;
   let status: number;
   let headers: Headers;
-  let signals;
+  let signals: PageSignals;
   if (browser) {
     const rendered = await browser.withPage({ policy: deps.http.policy, timeoutMs: timeoutMs + 5_000 }, (page) =>
-      browserSignals(page, opts.url, db, timeoutMs),
+      browserSignals(page, opts.url, db, { timeoutMs, maxScriptBytes: opts.maxBytes ?? 5 * 1024 * 1024 }),
     );
     ({ finalUrl, status, headers, signals } = rendered);
   } else {
@@ -52,7 +57,15 @@ export async function checkTechstack(
     finalUrl = page.finalUrl;
     status = page.status;
     headers = page.headers;
-    signals = pageSignals({ url: page.finalUrl, headers: page.headers, setCookies: page.setCookies, html: page.body });
+    signals = {
+      url: page.finalUrl,
+      headers: page.headerLines,
+      cookies: cookiesFromSetCookie(page.setCookies),
+      html: page.body,
+      js: {},
+      xhr: [],
+      ...documentSignals(page.body, page.finalUrl, db.domQueries),
+    };
   }
   const detection = await deps.detector.detect(signals);
   return {

@@ -44,4 +44,10 @@ describe('actions/shared api client', () => {
     const err = await client([]).post('/bad', {}).catch((e: Error) => e);
     expect(err).to.include({ name: 'ApiError', status: 400, message: 'POST /bad failed (400): width must be between 320 and 1920' });
   });
+
+  it('a query never appears in a failure line', async () => {
+    const err = await client([]).get('/bad', { url: 'https://example.com/?a=1', exclude: ['x', 'y'] }).catch((e: Error) => e);
+    expect((err as Error).message).to.equal('GET /bad failed (400): width must be between 320 and 1920');
+    expect(api.hits.at(-1)).to.equal('GET /bad');
+  });
 });

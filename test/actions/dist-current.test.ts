@@ -4,6 +4,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { parse } from 'yaml';
 
 const run = promisify(execFile);
 
@@ -34,34 +35,45 @@ describe('dist/ (the committed action bundles)', function () {
   });
 });
 
-/** `inputs:` keys of an action.yml and the INPUT_* variables its step passes (composite steps get none by themselves). */
-async function inputsAndEnv(file: string) {
-  const text = await readFile(file, 'utf8');
-  const inputsBlock = /^inputs:\n([\s\S]*?)^\S/m.exec(text)?.[1] ?? '';
-  const inputs = [...inputsBlock.matchAll(/^ {2}(\w+):/gm)].map((m) => m[1]);
-  const env = [...text.matchAll(/^ +INPUT_(\w+): \$\{\{ inputs\.(\w+) \}\}$/gm)].map((m) => {
-    expect(m[1], `${file}: INPUT_${m[1]} must carry inputs.${m[1].toLowerCase()}`).to.equal(m[2].toUpperCase());
-    return m[2];
+interface ActionYml {
+  inputs: Record<string, unknown>;
+  runs: { steps: Array<{ id?: string; run?: string; env?: Record<string, string> }> };
+}
+
+/** `inputs:` keys of an action.yml and, per step that runs a bundle, the INPUT_* variables it passes (composite steps get none by themselves). */
+async function inputsAndSteps(file: string) {
+  const yml = parse(await readFile(file, 'utf8')) as ActionYml;
+  const bundleSteps = yml.runs.steps.filter((st) => st.run?.includes('dist/'));
+  const steps = bundleSteps.map((st) => {
+    const env = Object.entries(st.env ?? {}).filter(([k]) => k.startsWith('INPUT_'));
+    for (const [k, v] of env) expect(v, `${file}: ${k} must carry inputs.${k.slice(6).toLowerCase()}`).to.equal(`\${{ inputs.${k.slice(6).toLowerCase()} }}`);
+    return { id: st.id ?? '', env: env.map(([k]) => k.slice(6).toLowerCase()).sort() };
   });
-  return { inputs: inputs.sort(), env: env.sort() };
+  return { inputs: Object.keys(yml.inputs).sort(), steps };
 }
 
 describe('action.yml files', () => {
   for (const [file, extra] of [
     ['actions/deadlinks/action.yml', []],
     ['actions/screenshot-diff/action.yml', []],
+    ['actions/preview-report/action.yml', []],
     ['action.yml', ['check']],
   ] as const) {
-    it(`${file} passes every input to the bundle as INPUT_*`, async () => {
-      const { inputs, env } = await inputsAndEnv(file);
+    it(`${file}: every step that runs a bundle passes every input as INPUT_*`, async () => {
+      const { inputs, steps } = await inputsAndSteps(file);
       expect(inputs.length).to.be.greaterThan(5);
-      expect(inputs).to.deep.equal([...env, ...extra].sort());
+      expect(steps.length).to.be.greaterThan(0);
+      for (const st of steps) expect([...st.env, ...extra].sort(), `step ${st.id}`).to.deep.equal(inputs);
     });
   }
 
-  it('the suite entry offers the union of both actions\' inputs', async () => {
-    const suite = (await inputsAndEnv('action.yml')).inputs;
-    const both = [...(await inputsAndEnv('actions/deadlinks/action.yml')).inputs, ...(await inputsAndEnv('actions/screenshot-diff/action.yml')).inputs];
+  it('the suite entry offers the union of the actions\' inputs', async () => {
+    const suite = (await inputsAndSteps('action.yml')).inputs;
+    const both = [
+      ...(await inputsAndSteps('actions/deadlinks/action.yml')).inputs,
+      ...(await inputsAndSteps('actions/screenshot-diff/action.yml')).inputs,
+      ...(await inputsAndSteps('actions/preview-report/action.yml')).inputs,
+    ];
     expect(suite).to.include.members([...new Set(both)]);
   });
 });

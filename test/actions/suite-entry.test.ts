@@ -1,36 +1,32 @@
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { runAction } from './support/run-action.js';
 
-/** Runs the root action.yml's shell step as the runner would, with the given env. */
-async function runSuiteStep(env: Record<string, string>) {
-  const yml = await readFile('action.yml', 'utf8');
-  const script = /run: \|\n((?: {8}.*\n)+)/.exec(yml)?.[1].replace(/^ {8}/gm, '');
-  if (!script) throw new Error('action.yml has no run block');
-  return new Promise<{ code: number; stdout: string }>((resolve) => {
-    execFile('bash', ['-e', '-c', script], { env: { PATH: process.env.PATH ?? '', GITHUB_ACTION_PATH: path.resolve('.'), ...env } }, (err, stdout) =>
-      resolve({ code: err ? Number(err.code) : 0, stdout }),
-    );
-  });
-}
+const ctx = { repository: 'acme/site', githubApiUrl: 'http://127.0.0.1:9' };
 
-describe('action.yml (suite entry)', () => {
-  it('check: screenshot-diff runs that bundle (which then reads its own inputs)', async () => {
-    const r = await runSuiteStep({ SITELENS_CHECK: 'screenshot-diff', INPUT_PREVIEW_URL: 'http://127.0.0.1:9' });
+describe('action.yml (suite entry), run as the runner runs a composite action', () => {
+  it('check: screenshot-diff runs that bundle (which then reads its own inputs); nothing is handed to the publish step', async () => {
+    const r = await runAction('.', { check: 'screenshot-diff', api_url: 'http://127.0.0.1:9', preview_url: 'http://127.0.0.1:9' }, ctx);
     expect(r.code).to.equal(1);
-    expect(r.stdout).to.include('::error::input baseline_url is required');
+    expect(r.commands).to.deep.equal(['::error::input baseline_url is required']);
+    expect([r.steps.upload.outcome, r.steps.publish.outcome]).to.deep.equal(['skipped', 'skipped']);
   });
 
   it('check: deadlinks runs that bundle', async () => {
-    const r = await runSuiteStep({ SITELENS_CHECK: 'deadlinks', INPUT_URL: 'http://127.0.0.1:9', INPUT_MODE: 'fast' });
+    const r = await runAction('.', { check: 'deadlinks', api_url: 'http://127.0.0.1:9', url: 'http://127.0.0.1:9', mode: 'fast' }, ctx);
     expect(r.code).to.equal(1);
-    expect(r.stdout).to.include('::error::input mode must be one of full, quick, got "fast"');
+    expect(r.commands).to.deep.equal(['::error::input mode must be one of full, quick, got "fast"']);
+  });
+
+  it('check: preview-report runs that bundle', async () => {
+    const r = await runAction('.', { check: 'preview-report', api_url: 'http://127.0.0.1:9', baseline_url: 'http://127.0.0.1:9', preview_url: 'http://127.0.0.1:9', checks: 'links,lighthouse' }, ctx);
+    expect(r.code).to.equal(1);
+    expect(r.commands).to.deep.equal(['::error::input checks: "lighthouse" is not a check; use links, seo, perf, techstack, tls, visual']);
+    expect([r.steps.upload.outcome, r.steps.publish.outcome]).to.deep.equal(['skipped', 'skipped']);
   });
 
   it('an unknown check fails naming the choices', async () => {
-    const r = await runSuiteStep({ SITELENS_CHECK: 'lighthouse' });
+    const r = await runAction('.', { check: 'lighthouse', api_url: 'http://127.0.0.1:9' }, ctx);
     expect(r.code).to.equal(1);
-    expect(r.stdout).to.include("::error::input check must be deadlinks or screenshot-diff, got 'lighthouse'");
+    expect(r.commands).to.deep.equal(["::error::input check must be deadlinks, screenshot-diff or preview-report, got 'lighthouse'"]);
   });
 });

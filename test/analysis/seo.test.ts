@@ -33,47 +33,56 @@ describe('GET /api/seo', function () {
 
   const audit = (url: string, extra = '') => svc.call(`/api/seo?url=${encodeURIComponent(url)}${extra}`, { headers: { 'X-API-Key': key } });
 
-  it('on a well-made page, passes every check but HTTPS and scores 95', async function () {
+  it('on a well-made page, passes every check but HTTPS and scores 94', async function () {
     const r = await audit(`${site.url}/good`);
 
     expect(r.status, r.text).to.equal(200);
     const failed = Object.entries(r.body.checks as Record<string, { pass: boolean }>).filter(([, c]) => !c.pass).map(([k]) => k);
     expect(failed).to.deep.equal(['https']);
-    expect(r.body.score).to.equal(95);
+    expect(r.body.score).to.equal(94);
     expect(r.body.recommendations).to.deep.equal(['Serve the page over HTTPS and redirect HTTP to it.']);
-    expect(r.body.checks.title).to.include({ pass: true, value: 'Handmade Oak Furniture | Fixture Workshop' });
+    expect(r.body.checks.title).to.include({ pass: true, value: 'Handmade Oak Furniture | Fixture Workshop', source: 'lighthouse', lighthouse_audit: 'document-title' });
+    expect(r.body.checks.open_graph).to.include({ source: 'sitelens', lighthouse_audit: null });
     expect(r.body.checks.sitemap.value).to.deep.equal({ url: `${site.url}/sitemap.xml`, status: 200 });
+    expect(r.body.checks.robots_txt).to.deep.include({ pass: true, applicable: true, items: [] });
     expect(r.body).to.include({ url: `${site.url}/good`, final_url: `${site.url}/good`, status_code: 200, rendered: false });
   });
 
-  it('on a poor page, fails each named check with the matching recommendation, heaviest first', async function () {
+  it('on a poor page, fails each named check, names the failing elements and orders recommendations heaviest first', async function () {
     const r = await audit(`${bare.url}/poor`);
 
     expect(r.status, r.text).to.equal(200);
     const c = r.body.checks;
     expect(c.robots_directives.pass).to.equal(false);
-    expect(c.robots_directives.value).to.deep.equal({ meta_robots: 'noindex, nofollow', x_robots_tag: 'noindex' });
-    expect(c.title).to.include({ pass: false, value: 'Hi' });
+    expect(c.robots_directives.value).to.deep.include({ meta_robots: 'noindex, nofollow', x_robots_tag: 'noindex' });
+    expect(c.robots_directives.items).to.deep.equal([
+      { reason: '<meta name="robots"> says "noindex, nofollow"', element: { selector: 'head > meta', snippet: '<meta name="robots" content="noindex, nofollow">' } },
+      { reason: 'the X-Robots-Tag header blocks indexing', header: 'x-robots-tag: noindex' },
+    ]);
+    expect(c.title).to.include({ pass: true, value: 'Hi' });
+    expect(c.title_length).to.include({ pass: false, value: 2 });
     expect(c.meta_description).to.include({ pass: false, value: null });
-    expect(c.h1.pass).to.equal(false);
+    expect(c.meta_description_length).to.include({ pass: true, applicable: false });
+    expect(c.h1.items.map((i: { element: { snippet: string } }) => i.element.snippet)).to.deep.equal(['<h1>', '<h1>']);
     expect(c.heading_hierarchy.value.skipped).to.deep.equal(['h1 → h4']);
     expect(c.image_alt.value).to.include({ total: 2, missing_alt: 2 });
-    expect(c.canonical.message).to.match(/not an absolute URL/);
+    expect(c.image_alt.items.map((i: { element: { snippet: string } }) => i.element.snippet)).to.deep.equal(['<img src="/a.jpg">', '<img src="/b.jpg">']);
+    expect(c.canonical.message).to.equal('Is not an absolute URL (/poor)');
     expect(c.open_graph.message).to.equal('missing og:title, og:description, og:image, og:url');
     expect(c.twitter_card.pass).to.equal(false);
     expect(c.lang.pass).to.equal(false);
     expect(c.viewport.pass).to.equal(false);
-    expect(c.robots_txt.pass).to.equal(false);
+    expect(c.robots_txt).to.include({ pass: true, applicable: false });
     expect(c.sitemap.pass).to.equal(false);
     expect(c.structured_data.message).to.equal('1 of 1 JSON-LD block(s) do not parse');
     expect(c.link_text.value).to.deep.equal({ vague_links: 2, examples: ['click here', 'read more'] });
     expect(c.http_status.pass).to.equal(true);
     expect(c.page_weight.pass).to.equal(true);
-    expect(r.body.score).to.equal(14);
+    expect(r.body.score).to.equal(33);
     const recs: string[] = r.body.recommendations;
-    expect(recs[0]).to.match(/^Remove noindex, nofollow/);
+    expect(recs[0]).to.match(/^Remove the noindex\/none directives/);
     expect(recs).to.include('Add a lang attribute to <html> (e.g. lang="en") for search engines and screen readers.');
-    expect(recs).to.have.length(16);
+    expect(recs).to.have.length(15);
   });
 
   it('on a page answering 404, fails the HTTP status check first', async function () {

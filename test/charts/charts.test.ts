@@ -87,9 +87,9 @@ describe('POST /api/charts/render', function () {
     const cases: Array<[unknown, RegExp]> = [
       [{ type: 'gauge', data: dataFor('bar') }, /type must be one of/],
       [{ type: 'bar' }, /data is required/],
-      [{ type: 'bar', data: { datasets: [] } }, /data.datasets must have at least 1/],
-      [{ type: 'bar', data: dataFor('bar'), width: 99 }, /width must be at least 100/],
-      [{ type: 'bar', data: dataFor('bar'), height: 1601 }, /height must be at most 1600/],
+      [{ type: 'bar', data: { datasets: [] } }, /data.datasets must be an array of 1 to 100 items, got 0 items/],
+      [{ type: 'bar', data: dataFor('bar'), width: 99 }, /width must be an integer between 100 and 2400, got 99/],
+      [{ type: 'bar', data: dataFor('bar'), height: 1601 }, /height must be an integer between 100 and 1600, got 1601/],
       [{ type: 'bar', data: dataFor('bar'), format: 'webp' }, /format must be one of png, jpeg/],
     ];
     for (const [body, message] of cases) {
@@ -114,6 +114,52 @@ describe('POST /api/charts/render', function () {
     expect([200, 400]).to.include(r.status);
     expect(fs.existsSync(marker)).to.equal(false);
     expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
+  });
+
+  /** Pixels of exactly `rgb` in a decoded PNG: what a dataset drawn in that colour left on the canvas. */
+  const pixelsOf = async (png: Buffer, [r, g, b]: [number, number, number]) => {
+    const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    let n = 0;
+    for (let i = 0; i < data.length; i += info.channels) if (data[i] === r && data[i + 1] === g && data[i + 2] === b) n++;
+    return n;
+  };
+
+  for (const scale of ['time', 'timeseries'] as const) {
+    it(`scales.x.type=${scale}, with ISO dates as x, draws the line (the date adapter is loaded in the worker)`, async () => {
+      const points = [['2024-01-01', 3], ['2024-01-08', 9], ['2024-01-15', 4], ['2024-02-01', 12], ['2024-03-01', 7]];
+      const r = await render({
+        type: 'line',
+        data: { datasets: [{ label: 'signups', data: points.map(([x, y]) => ({ x, y })), borderColor: '#ff0000', borderWidth: 4, pointRadius: 0 }] },
+        options: { scales: { x: { type: scale, time: { unit: 'week' } } }, plugins: { legend: { display: false } } },
+        width: 600,
+        height: 300,
+      });
+      expect(r.status, r.text).to.equal(200);
+      // A 4 px line across most of a 600 px wide chart: thousands of pure red pixels.
+      expect(await pixelsOf(r.buffer, [255, 0, 0])).to.be.greaterThan(1500);
+    });
+  }
+
+  it('Chart.js v2 option names answer 400 naming the Chart.js 4 option to use', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ type: 'horizontalBar' }, 'type horizontalBar is a Chart.js v2 type, use type "bar" with options.indexAxis "y" instead, got "horizontalBar"'],
+      [{ options: { scales: { xAxes: [{ type: 'time' }] } } }, 'options.scales.xAxes is a Chart.js v2 option, use options.scales.x (one object per axis id, e.g. {"x": {"type": "linear"}}) instead'],
+      [{ options: { legend: { display: false } } }, 'options.legend is a Chart.js v2 option, use options.plugins.legend instead'],
+      [{ options: { tooltips: { enabled: false } } }, 'options.tooltips is a Chart.js v2 option, use options.plugins.tooltip instead'],
+      [{ options: { scales: { y: { ticks: { beginAtZero: true } } } } }, 'options.scales.y.ticks.beginAtZero is a Chart.js v2 option, use options.scales.y.beginAtZero instead, got true'],
+      [{ options: { scales: { y: { gridLines: { display: false } } } } }, 'options.scales.y.gridLines is a Chart.js v2 option, use options.scales.y.grid instead'],
+      [{ data: { labels: ['a', 'b'], datasets: [{ data: [1, 2], lineTension: 0.4 }] } }, 'data.datasets[0].lineTension is a Chart.js v2 option, use data.datasets[0].tension instead, got 0.4'],
+    ];
+    for (const [change, error] of cases) {
+      const r = await render({ type: 'line', data: dataFor('line'), ...change });
+      expect(r.status, JSON.stringify(change)).to.equal(400);
+      expect(r.body.error).to.equal(error);
+    }
+  });
+
+  it('a v2 config with several v2 names lists each of them', async () => {
+    const r = await render({ type: 'bar', data: dataFor('bar'), options: { legend: {}, title: { display: true, text: 'x' }, scales: { yAxes: [{}] } } });
+    expect(r.body.error.split('; ')).to.have.length(3);
   });
 
   it('without a key gives 401', async () => {

@@ -1,28 +1,29 @@
 import { spawn } from 'node:child_process';
 import { expect } from 'chai';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import sharp from 'sharp';
 import { Webhook } from 'standardwebhooks';
-import { startTestService, type TestService } from '../support/service.js';
+import { freePort, startTestService, type TestService } from '../support/service.js';
+import { until } from '../support/wait.js';
+import { MAX_STALLS } from '../../server/workers/stalls.js';
 
 interface Delivery { headers: http.IncomingHttpHeaders; body: string }
 
 describe('screenshot queue', function () {
   this.timeout(120_000);
   let svc: TestService;
-  let site: http.Server;
+  let site: FixtureServer;
   let siteUrl: string;
-  let receiver: http.Server;
+  let receiver: FixtureServer;
   let receiverUrl: string;
   const deliveries: Delivery[] = [];
   let failFirst = 0;
 
   before(async () => {
-    site = http.createServer((_req, res) => res.setHeader('content-type', 'text/html').end('<body style="background:#0a0;margin:0"><h1>queued page</h1></body>'));
-    await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
-    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
-    receiver = http.createServer((req, res) => {
+    site = await startFixtureServer((_req, res) => res.setHeader('content-type', 'text/html').end('<body style="background:#0a0;margin:0"><h1>queued page</h1></body>'));
+    siteUrl = `${site.url}/`;
+    receiver = await startFixtureServer((req, res) => {
       let body = '';
       req.on('data', (c) => (body += c));
       req.on('end', () => {
@@ -33,29 +34,19 @@ describe('screenshot queue', function () {
         } else res.writeHead(204).end();
       });
     });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    receiverUrl = `${receiver.url}/hook`;
     svc = await startTestService({ WEBHOOK_BACKOFF_MS: '100' }, { workers: true });
   });
   after(async () => {
     await svc.close();
-    site.close();
-    receiver.close();
+    await site.close();
+    await receiver.close();
   });
 
   async function proKey() {
     const created = await svc.deps.keys.create();
     await svc.setKey(created.plain, { tier: 'pro' });
     return { key: created.plain, secret: created.record.webhook_secret };
-  }
-
-  async function until<T>(fn: () => Promise<T | undefined>): Promise<T> {
-    for (let i = 0; i < 600; i++) {
-      const v = await fn();
-      if (v !== undefined) return v;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error('condition not met in time');
   }
 
   it('POST /api/screenshot/queue, with a pro key, completes and delivers a signed webhook after a failed attempt', async () => {
@@ -70,13 +61,14 @@ describe('screenshot queue', function () {
     const early = await svc.call(`/api/screenshot/result/${id}`, { headers });
     expect([200, 202]).to.include(early.status);
 
-    const status = await until(async () => {
+    const status = await until('the job to complete and its webhook to be delivered', async () => {
       const s = await svc.call(`/api/screenshot/status/${id}`, { headers });
       return s.body.status === 'completed' && s.body.webhook?.delivered ? s.body : undefined;
     });
     expect(status.completed_at).to.be.a('string');
     expect(status.result_url).to.equal(`${svc.url}/api/screenshot/result/${id}`);
     expect(status.webhook.attempts.map((a: { status: number }) => a.status)).to.deep.equal([500, 204]);
+    expect(status.webhook).to.include({ state: 'delivered', last_status: 204, last_error: null, next_attempt_at: null });
 
     const result = await svc.call(`/api/screenshot/result/${id}`, { headers });
     expect(result.status).to.equal(200);
@@ -97,6 +89,33 @@ describe('screenshot queue', function () {
     expect(deliveries[0].headers['webhook-id'], 'same id across retries').to.equal(last.headers['webhook-id']);
   });
 
+  it('POST /api/screenshot/queue, for a target that stays unreachable, fails after its retries and delivers the failure to the webhook', async () => {
+    const { key, secret } = await proKey();
+    const deadUrl = `http://127.0.0.1:${await freePort()}/`; // nothing listens there
+    const headers = { 'X-API-Key': key };
+    const queued = await svc.call('/api/screenshot/queue', { method: 'POST', headers, json: { url: deadUrl, webhook_url: receiverUrl } });
+    expect(queued.status).to.equal(202);
+    const id = queued.body.job_id as string;
+
+    const status = await until('the job to fail and its webhook to be delivered', async () => {
+      const s = await svc.call(`/api/screenshot/status/${id}`, { headers });
+      return s.body.status === 'failed' && s.body.webhook?.delivered ? s.body : undefined;
+    });
+    expect(status.attempts).to.equal(3);
+    expect(status.error).to.match(/could not be loaded|unreachable/);
+    const result = await svc.call(`/api/screenshot/result/${id}`, { headers });
+    expect(result.status).to.equal(422);
+
+    const mine = deliveries.filter((d) => d.headers['webhook-id'] === `msg_${id}`);
+    expect(mine).to.have.length(1);
+    const body = new Webhook(secret).verify(mine[0].body, {
+      'webhook-id': String(mine[0].headers['webhook-id']),
+      'webhook-timestamp': String(mine[0].headers['webhook-timestamp']),
+      'webhook-signature': String(mine[0].headers['webhook-signature']),
+    });
+    expect(body).to.deep.equal({ job_id: id, url: deadUrl, status: 'failed', error: status.error, code: 'target_unreachable' });
+  });
+
   it('a job queued through an API-only instance is done by a worker of another instance on the same Redis', async () => {
     const prefix = svc.deps.config.REDIS_PREFIX;
     const apiOnly = await startTestService({ REDIS_PREFIX: prefix });
@@ -105,7 +124,7 @@ describe('screenshot queue', function () {
       const headers = { 'X-API-Key': key };
       const queued = await apiOnly.call('/api/screenshot/queue', { method: 'POST', headers, json: { url: siteUrl, format: 'png' } });
       expect(queued.status).to.equal(202);
-      const result = await until(async () => {
+      const result = await until('the result', async () => {
         const r = await apiOnly.call(`/api/screenshot/result/${queued.body.job_id}`, { headers });
         return r.status === 200 ? r.body : undefined;
       });
@@ -152,16 +171,19 @@ describe('screenshot queue', function () {
 describe('screenshot queue, when a worker dies mid-job', function () {
   this.timeout(120_000);
 
-  it('another worker picks the job up and completes it', async () => {
-    const site = http.createServer((_req, res) => res.setHeader('content-type', 'text/html').end('<h1>rescued</h1>'));
-    await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
-    const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
-    const fastRecovery = { JOB_LOCK_MS: '1500', JOB_STALLED_INTERVAL_MS: '500' };
-    const api = await startTestService(fastRecovery);
-    const stuck = spawn(process.execPath, ['--import', 'tsx', 'test/jobs/support/stuck-worker.ts'], {
-      env: { ...process.env, ...fastRecovery, REDIS_URL: process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: api.deps.config.REDIS_PREFIX },
+  const fastRecovery = { JOB_LOCK_MS: '1500', JOB_STALLED_INTERVAL_MS: '500' };
+  /** A worker process that takes the next screenshot job and holds it until it is killed. */
+  const stuckWorker = (prefix: string) =>
+    spawn(process.execPath, ['--import', 'tsx', 'test/jobs/support/stuck-worker.ts'], {
+      env: { ...process.env, ...fastRecovery, REDIS_URL: process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: prefix },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
+
+  it('another worker picks the job up and completes it', async () => {
+    const site = await startFixtureServer((_req, res) => res.setHeader('content-type', 'text/html').end('<h1>rescued</h1>'));
+    const siteUrl = `${site.url}/`;
+    const api = await startTestService(fastRecovery);
+    const stuck = stuckWorker(api.deps.config.REDIS_PREFIX);
     let rescuer: TestService | undefined;
     try {
       const key = await api.newKey('pro');
@@ -174,11 +196,10 @@ describe('screenshot queue, when a worker dies mid-job', function () {
       stuck.kill('SIGKILL');
       rescuer = await startTestService({ ...fastRecovery, REDIS_PREFIX: api.deps.config.REDIS_PREFIX }, { workers: true });
 
-      let status: { status: string } = { status: 'processing' };
-      for (let i = 0; i < 300 && status.status !== 'completed'; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        status = (await api.call(`/api/screenshot/status/${queued.body.job_id}`, { headers })).body;
-      }
+      const status = await until('another worker to complete the job', async () => {
+        const s = (await api.call(`/api/screenshot/status/${queued.body.job_id}`, { headers })).body as { status: string };
+        return s.status === 'completed' ? s : undefined;
+      });
       expect(status.status).to.equal('completed');
       const result = await api.call(`/api/screenshot/result/${queued.body.job_id}`, { headers });
       expect((await sharp(Buffer.from(result.body.image, 'base64')).metadata()).format).to.equal('png');
@@ -186,7 +207,54 @@ describe('screenshot queue, when a worker dies mid-job', function () {
       stuck.kill('SIGKILL');
       await rescuer?.close();
       await api.close();
-      site.close();
+      await site.close();
+    }
+  });
+
+  it(`a job whose worker dies ${MAX_STALLS} times is not run again: it fails with a message saying so, and its webhook says so too`, async () => {
+    let rendered = 0;
+    const site = await startFixtureServer((_req, res) => {
+      rendered++;
+      res.setHeader('content-type', 'text/html').end('<h1>deadly</h1>');
+    });
+    const hooks: Array<{ status: string; error: string }> = [];
+    const receiver = await startFixtureServer((req, res) => {
+      let raw = '';
+      req.on('data', (c: Buffer) => (raw += c));
+      req.on('end', () => {
+        hooks.push(JSON.parse(raw));
+        res.writeHead(204).end();
+      });
+    });
+    const api = await startTestService(fastRecovery);
+    let rescuer: TestService | undefined;
+    try {
+      const key = await api.newKey('pro');
+      const headers = { 'X-API-Key': key };
+      const queued = await api.call('/api/screenshot/queue', { method: 'POST', headers, json: { url: `${site.url}/`, format: 'png', webhook_url: `${receiver.url}/hook` } });
+      expect(queued.status, queued.text).to.equal(202);
+      for (let run = 0; run < MAX_STALLS; run++) {
+        const stuck = stuckWorker(api.deps.config.REDIS_PREFIX);
+        const took = await new Promise<string>((resolve) => stuck.stdout.on('data', (d: Buffer) => resolve(String(d).trim())));
+        expect(took).to.equal(`took ${queued.body.job_id}`);
+        stuck.kill('SIGKILL');
+        await new Promise((resolve) => stuck.once('exit', resolve));
+      }
+      rescuer = await startTestService({ ...fastRecovery, REDIS_PREFIX: api.deps.config.REDIS_PREFIX }, { workers: true });
+      const status = await until('the job to fail', async () => {
+        const s = (await api.call(`/api/screenshot/status/${queued.body.job_id}`, { headers })).body as { status: string; error?: string };
+        return s.status === 'failed' ? s : undefined;
+      });
+      expect(status.error).to.match(new RegExp(`worker died ${MAX_STALLS} times while running this job`));
+      const [hook] = await until('the failure webhook', () => (hooks.length ? hooks : undefined));
+      expect(hook).to.include({ status: 'failed' });
+      expect(hook.error).to.equal(status.error);
+      expect(rendered, 'the page is not loaded again').to.equal(0);
+    } finally {
+      await rescuer?.close();
+      await api.close();
+      await site.close();
+      await receiver.close();
     }
   });
 });

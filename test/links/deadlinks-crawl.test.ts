@@ -75,7 +75,7 @@ describe('GET /api/deadlinks, full mode', () => {
     const report = events.find((e) => e.event === 'report')?.data;
     expect(brokenOf(report)).to.deep.equal(fx.crawlBroken);
     expect(events.at(-1)?.event).to.equal('output');
-    expect(events.at(-1)?.data.content).to.match(/^url,status,kind,found_on,file,line\r\n/);
+    expect(events.at(-1)?.data.content).to.match(/^url,status,kind,found_on,file,line,column\r\n/);
   });
 });
 

@@ -93,6 +93,22 @@ describe('GET /api/deadlinks, quick mode', () => {
     expect(both.body.gate).to.deep.equal({ threshold: 0, max_broken: report.broken_count - 1 });
   });
 
+  it('takes a decimal threshold (99.5): pass when health_score >= threshold, the gate echoed as given, out of range a 400', async () => {
+    const q = (extra: string) => svc.call(`/api/deadlinks?mode=quick&url=${encodeURIComponent(fx.site.url + '/')}${extra}`, { headers: { 'x-api-key': key } });
+    const score: number = report.summary.health_score; // one decimal
+    const at = await q(`&threshold=${score}`);
+    expect(at.body).to.include({ pass: true });
+    const justAbove = (score + 0.05).toFixed(2);
+    const above = await q(`&threshold=${justAbove}`);
+    expect(above.body.pass).to.equal(false);
+    expect(above.body.gate).to.deep.equal({ threshold: Number(justAbove) });
+    for (const bad of ['100.5', '-0.1', 'high']) {
+      const r = await q(`&threshold=${bad}`);
+      expect(r.status, bad).to.equal(400);
+      expect(r.body.error, bad).to.match(/^threshold must be/);
+    }
+  });
+
   it('refuses a private start URL with 400 when private targets are not allowed', async () => {
     const strict = await startTestService({ ALLOW_PRIVATE_TARGETS: 'false' });
     try {
@@ -110,6 +126,6 @@ describe('GET /api/deadlinks, quick mode', () => {
     expect(r1.status).to.equal(400);
     expect(r1.body.error).to.match(/url is required unless github is given/);
     const r2 = await svc.call(`/api/deadlinks?url=${encodeURIComponent(fx.site.url)}&max_pages=51`, { headers: { 'x-api-key': key } });
-    expect(r2.body.error).to.equal('max_pages must be at most 50');
+    expect(r2.body.error).to.equal('max_pages must be an integer between 1 and 50, got "51"');
   });
 });

@@ -1,21 +1,17 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startFixtureServer, type FixtureServer as BaseServer, type Handler } from '../support/fixture-server.js';
 import { freePort } from '../support/service.js';
 
-export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+export type { Handler };
 
-export interface FixtureServer {
-  url: string;
-  port: number;
+export interface FixtureServer extends BaseServer {
   /** Requests seen, as `METHOD path`. */
   hits: string[];
-  close(): Promise<void>;
 }
 
 /** A loopback HTTP server answering `routes` (exact path match, query ignored); 404 otherwise. */
 export async function serve(routes: Record<string, Handler | string>, host = '127.0.0.1'): Promise<FixtureServer> {
   const hits: string[] = [];
-  const server = http.createServer((req, res) => {
+  const server = await startFixtureServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     hits.push(`${req.method} ${path}`);
     const route = routes[path];
@@ -28,19 +24,8 @@ export async function serve(routes: Record<string, Handler | string>, host = '12
       res.writeHead(404, { 'content-type': 'text/html' });
       res.end(req.method === 'HEAD' ? undefined : '<h1>not found</h1>');
     }
-  });
-  server.keepAliveTimeout = 5000;
-  await new Promise<void>((r) => server.listen(0, host, () => r()));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://${host}:${port}`,
-    port,
-    hits,
-    async close() {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    },
-  };
+  }, host);
+  return { ...server, hits };
 }
 
 export const status = (code: number, headers: Record<string, string> = {}): Handler => (req, res) => {

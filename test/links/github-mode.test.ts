@@ -105,3 +105,77 @@ describe('GET /api/deadlinks?github=owner/repo', () => {
     expect(r.body.error).to.match(/acme\/none/);
   });
 });
+
+describe('GET /api/deadlinks?github=owner/repo on real-world Markdown', () => {
+  let svc: TestService;
+  let site: FixtureServer;
+  let gh: FixtureServer;
+  let key: string;
+  let readme: string[];
+
+  before(async () => {
+    site = await serve({ '/badge.svg': status(200), '/gone-target': status(410), '/wiki/Foo_(bar)': html('wiki') });
+    readme = [
+      '# Project `tool` docs', //                                     1
+      'Setup', //                                                     2
+      '=====', //                                                     3
+      '## Setup', //                                                  4
+      '<a name="custom"></a>', //                                     5
+      `[![build](${site.url}/badge.svg)](${site.url}/gone-target)`, // 6
+      `[wiki](${site.url}/wiki/Foo_(bar)) [spaced](<docs/setup guide.md>)`, // 7
+      `[multi`, //                                                    8
+      `line](${site.url}/multi-gone)`, //                             9
+      '- item', //                                                    10
+      '',
+      '  [ref]: /docs/setup.md', //                                   12
+      '- [use][ref]', //                                              13
+      `<p><img src="${site.url}/raw-html-gone.png"></p>`, //          14
+      '',
+      `\`[code](${site.url}/in-span)\``, //                           16
+      `<!-- [c](${site.url}/in-comment) -->`, //                      17
+      '[a](#project-tool-docs) [b](#setup-1) [c](#custom) [d](#SETUP) [e](#missing) [f](#%zz) [g](docs/%E0%A4%A.md)', // 18
+    ];
+    const json = (body: unknown, code = 200) => (_req: any, res: any) => {
+      res.writeHead(code, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    gh = await serve({
+      '/repos/acme/tool': json({ default_branch: 'main' }),
+      '/repos/acme/tool/readme': json({ path: 'README.md', encoding: 'base64', content: Buffer.from(readme.join('\n')).toString('base64') }),
+      '/repos/acme/tool/contents/docs/setup.md': json({ type: 'file' }),
+      '/repos/acme/tool/contents/docs/setup%20guide.md': json({ type: 'file' }),
+    });
+    svc = await startTestService({ GITHUB_API_URL: gh.url });
+    key = await svc.newKey('business');
+  });
+  after(async () => {
+    await svc?.close();
+    await gh?.close();
+    await site?.close();
+  });
+
+  it('finds every link form with line and column, resolves root-relative links in the repository, and slugs headings as GitHub does', async () => {
+    const r = await svc.call('/api/deadlinks?github=acme/tool', { headers: { 'x-api-key': key } });
+    expect(r.status, r.text).to.equal(200);
+    const broken = r.body.broken_links.map((i: any) => `${i.kind} ${i.url.replace(site.url, 'SITE')} ${i.line}:${i.column}`);
+    expect(broken).to.have.members([
+      'http_410 SITE/gone-target 6:1',
+      'http_404 SITE/multi-gone 8:1',
+      'http_404 SITE/raw-html-gone.png 14:4',
+      `http_404 https://github.com/acme/tool/blob/main/docs/%25E0%25A4%25A.md 18:${readme[17].indexOf('[g]') + 1}`,
+    ]);
+    expect(r.body.warnings.map((i: any) => i.url.replace(/^.*#/, '#')).sort()).to.deep.equal(['#%zz', '#missing']);
+    expect(gh.hits).to.include('GET /repos/acme/tool/contents/docs/setup.md');
+    expect(gh.hits).to.include('GET /repos/acme/tool/contents/docs/setup%20guide.md');
+    expect(site.hits.some((h) => /in-span|in-comment/.test(h))).to.equal(false);
+    expect(site.hits).to.include('HEAD /wiki/Foo_(bar)');
+  });
+
+  it('answers 400 for github values that are not a repository', async () => {
+    for (const value of ['acme/..', 'acme/.', '../etc', 'acme', 'acme/tool/extra']) {
+      const r = await svc.call(`/api/deadlinks?github=${encodeURIComponent(value)}`, { headers: { 'x-api-key': key } });
+      expect(r.status, value).to.equal(400);
+      expect(r.body.error, value).to.match(/^github must be owner\/repo/);
+    }
+  });
+});

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startFixtureServer } from '../support/fixture-server.js';
 import { createSafeHttp, netErrorKind } from '../../server/net/safe-http.js';
 import { createTargetPolicy } from '../../server/net/target-policy.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -11,31 +10,26 @@ import { startTestService, type TestService } from '../support/service.js';
  */
 async function startNetworks() {
   let hits = 0;
-  const privateServer = http.createServer((_req, res) => {
+  const privateServer = await startFixtureServer((_req, res) => {
     hits++;
     res.end('secret');
   });
-  await new Promise<void>((r) => privateServer.listen(0, '127.0.0.1', () => r()));
-  const port = (privateServer.address() as AddressInfo).port;
+  const port = privateServer.port;
   const redirects: Record<string, string> = {
     '/to-private': `http://127.0.0.1:${port}/`,
     '/to-localhost': `http://localhost:${port}/`,
     '/to-decimal': `http://2130706433:${port}/`,
   };
-  const publicServer = http.createServer((req, res) => {
+  const publicServer = await startFixtureServer((req, res) => {
     const to = redirects[req.url ?? ''];
     if (to) res.writeHead(302, { location: to }).end();
     else res.setHeader('content-type', 'text/html').end(`<h1>public page</h1><a href="http://127.0.0.1:${port}/admin">admin</a><a href="http://localhost:${port}/x">x</a><a href="/ok">ok</a>`);
-  });
-  await new Promise<void>((r) => publicServer.listen(port, '127.0.0.2', () => r()));
+  }, '127.0.0.2', port);
   return {
     port,
     privateHits: () => hits,
     reset: () => void (hits = 0),
-    close: () => {
-      privateServer.close();
-      publicServer.close();
-    },
+    close: () => Promise.all([privateServer.close(), publicServer.close()]),
   };
 }
 
@@ -103,7 +97,7 @@ describe('target safety through the API', function () {
   });
   after(async () => {
     await svc.close();
-    net.close();
+    await net.close();
   });
   beforeEach(() => net.reset());
 

@@ -55,13 +55,13 @@ describe('POST /api/screenshot/batch', function () {
   it('validates urls (1 to 10), width 320-1920, height 240-1080 and delay', async () => {
     const key = await svc.newKey('business');
     const cases: Array<[unknown, RegExp]> = [
-      [{ urls: [] }, /urls must have at least 1/],
-      [{ urls: Array(11).fill(site.url) }, /urls must have at most 10/],
-      [{ urls: [site.url], width: 319 }, /width must be at least 320/],
-      [{ urls: [site.url], height: 1081 }, /height must be at most 1080/],
-      [{ urls: [site.url], delay: 10_001 }, /delay must be at most 10000/],
+      [{ urls: [] }, /urls must be an array of 1 to 10 items, got 0 items/],
+      [{ urls: Array(11).fill(site.url) }, /urls must be an array of 1 to 10 items, got 11 items/],
+      [{ urls: [site.url], width: 319 }, /width must be an integer between 320 and 1920/],
+      [{ urls: [site.url], height: 1081 }, /height must be an integer between 240 and 1080/],
+      [{ urls: [site.url], delay: 10_001 }, /delay must be an integer between 0 and 10000/],
       [{ urls: [site.url], format: 'pdf' }, /format must be one of/],
-      [{ urls: ['ftp://x'] }, /urls.0 must use the http or https scheme/],
+      [{ urls: ['ftp://x'] }, /urls\[0\] must use the http or https scheme/],
     ];
     for (const [body, message] of cases) {
       const r = await batch(key, body);

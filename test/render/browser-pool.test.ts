@@ -1,14 +1,14 @@
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import sharp from 'sharp';
-import { HttpError } from '../../server/api/errors.js';
+import { DomainError, TargetRefusedError } from '../../server/errors/index.js';
 import { createBrowserPool, type BrowserPool } from '../../server/render/browser-pool.js';
 import { createTargetPolicy } from '../../server/net/target-policy.js';
 import { sharedBrowserPool } from '../support/browser.js';
+import { startFixtureServer } from '../support/fixture-server.js';
+import { until } from '../support/wait.js';
 
 interface Site {
   url: string;
@@ -19,23 +19,14 @@ interface Site {
 /** A loopback site on `host`; `routes` maps a path to HTML, `hang` never answers. */
 async function serve(host: string, routes: Record<string, string>): Promise<Site> {
   const hits: string[] = [];
-  const server = http.createServer((req, res) => {
+  const server = await startFixtureServer((req, res) => {
     hits.push(req.url ?? '');
     if (req.url === '/hang') return; // never answers
     const body = routes[req.url ?? ''];
     if (body === undefined) return void res.writeHead(404).end('nope');
     res.writeHead(200, { 'content-type': 'text/html' }).end(body);
-  });
-  await new Promise<void>((r) => server.listen(0, host, r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://${host}:${port}`,
-    hits,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((r) => server.close(() => r()));
-    },
-  };
+  }, host);
+  return { ...server, hits };
 }
 
 describe('browser pool', function () {
@@ -73,21 +64,59 @@ describe('browser pool', function () {
     let releaseAll!: () => void;
     const gate = new Promise<void>((r) => (releaseAll = r));
     const busy = Array.from({ length: 20 }, () => pool.withPage({ policy: open }, () => gate));
-    await new Promise((r) => setTimeout(r, 200));
-    expect(pool.stats().queued).to.equal(16);
+    await until('16 renders waiting', () => (pool.stats().queued === 16 ? true : undefined));
     const err = await pool.withPage({ policy: open }, async () => 'never').catch((e: unknown) => e);
     releaseAll();
     await Promise.all(busy);
-    expect(err).to.be.instanceOf(HttpError);
-    expect((err as HttpError).status).to.equal(429);
-    expect((err as HttpError).headers['Retry-After']).to.match(/^\d+$/);
+    expect(err).to.be.instanceOf(DomainError);
+    expect((err as DomainError).status).to.equal(429);
+    expect((err as DomainError).headers['Retry-After']).to.match(/^\d+$/);
+  });
+
+  it('withPage, with one owner holding its share of slots, renders another owner\'s page at once', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const busy = { id: 'key:busy', cap: 2 };
+    const held = Array.from({ length: 4 }, () => pool.withPage({ policy: open, owner: busy }, () => gate));
+    await new Promise((r) => setImmediate(r));
+    expect(pool.stats()).to.include({ queued: 2 });
+    const title = await pool.withPage({ policy: open, owner: { id: 'key:calm', cap: 2 } }, async (page) => {
+      await page.goto(`${site.url}/`);
+      return page.title();
+    });
+    expect(title).to.equal('ok');
+    expect(pool.stats()).to.include({ queued: 2 });
+    release();
+    await Promise.all(held);
+  });
+
+  it('withPage, when an owner already fills half the queue, refuses its next render with 429 naming its share', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const owner = { id: 'ip:203.0.113.9', cap: 1 };
+    const held = Array.from({ length: 9 }, () => pool.withPage({ policy: open, owner }, () => gate));
+    await new Promise((r) => setImmediate(r));
+    const err = await pool.withPage({ policy: open, owner }, async () => 'never').catch((e: unknown) => e);
+    release();
+    await Promise.all(held);
+    expect(err).to.be.instanceOf(DomainError);
+    expect((err as DomainError).status).to.equal(429);
+    expect((err as DomainError).message).to.match(/its share of the renderer/);
+  });
+
+  it('withPage, when the page calls alert(), dismisses the dialog and renders', async () => {
+    const text = await pool.withPage({ policy: open }, async (page) => {
+      await page.setContent('<p id="p">before</p><script>alert("hi"); document.getElementById("p").textContent = "after";</script>');
+      return page.$eval('#p', (p) => p.textContent);
+    });
+    expect(text).to.equal('after');
   });
 
   it('withPage, when the page never loads, fails with 504 and closes the page', async () => {
     const err = await pool
       .withPage({ policy: open, timeoutMs: 1_500 }, (page) => page.goto(`${site.url}/hang`, { timeout: 0 }))
       .catch((e: unknown) => e);
-    expect((err as HttpError).status).to.equal(504);
+    expect((err as DomainError).status).to.equal(504);
     expect(pool.stats()).to.include({ open: 0, leased: 0 });
   });
 
@@ -96,7 +125,7 @@ describe('browser pool', function () {
     const pid = pool.browserPid();
     expect(pid).to.be.a('number');
     process.kill(pid!, 'SIGKILL');
-    await new Promise((r) => setTimeout(r, 300));
+    await until('the pool to notice', () => (pool.browserPid() === undefined ? true : undefined));
     const title = await pool.withPage({ policy: open }, async (page) => {
       await page.goto(`${site.url}/`);
       return page.title();
@@ -113,8 +142,7 @@ describe('browser pool', function () {
         localStorage.setItem('token', 'secret');
       });
     });
-    await new Promise((r) => setTimeout(r, 500)); // idle: the pool prepares its spare
-    expect(pool.stats().spare).to.equal(1);
+    await until('the pool to prepare its spare while idle', () => (pool.stats().spare === 1 ? true : undefined));
     const seen = await pool.withPage({ policy: open }, async (page) => {
       await page.goto(`${site.url}/`);
       return page.evaluate(() => ({ cookie: document.cookie, token: localStorage.getItem('token') }));
@@ -158,14 +186,19 @@ describe('browser pool', function () {
       expect(privateSite.hits).to.include.members(['/img.png', '/frame', '/fetch']);
       privateSite.hits.length = 0;
 
-      const result = await sharedBrowserPool().withPage({ policy }, async (page) => {
-        await page.goto(`${publicSite.url}/`, { waitUntil: 'networkidle0' });
-        const nav = await page.goto(`${priv}/secret`).then((r) => r?.status(), (e: Error) => e.message);
-        return { nav };
-      });
+      await sharedBrowserPool().withPage({ policy }, (page) => page.goto(`${publicSite.url}/`, { waitUntil: 'networkidle0' }));
       expect(privateSite.hits).to.deep.equal([]);
-      expect(String(result.nav)).to.not.equal('200');
       expect(publicSite.hits).to.include('/');
+      // The page itself navigating to a private address fails the lease as fetch mode would.
+      const nav = await sharedBrowserPool()
+        .withPage({ policy }, async (page) => {
+          await page.goto(`${publicSite.url}/`);
+          return page.goto(`${priv}/secret`);
+        })
+        .catch((e: unknown) => e);
+      expect(nav).to.be.instanceOf(TargetRefusedError);
+      expect((nav as DomainError).message).to.match(/loopback address/);
+      expect(privateSite.hits).to.deep.equal([]);
     } finally {
       fs.rmSync(tmpPng, { force: true });
       await privateSite.close();

@@ -1,5 +1,4 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startFixtureServer, type Handler as FixtureHandler } from '../support/fixture-server.js';
 import sharp from 'sharp';
 
 export interface FixtureSite {
@@ -10,7 +9,7 @@ export interface FixtureSite {
   close(): Promise<void>;
 }
 
-type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+type Handler = FixtureHandler;
 const html = (body: string, status = 200): Handler => (_req, res) =>
   void res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(body);
 
@@ -111,7 +110,7 @@ function routes(port: number): Record<string, Handler> {
 export async function startFixtureSite(host = '127.0.0.1', extra: Record<string, string> = {}): Promise<FixtureSite> {
   const hits: FixtureSite['hits'] = [];
   let table: Record<string, Handler> = {};
-  const server = http.createServer((req, res) => {
+  const server = await startFixtureServer((req, res) => {
     const path = req.url ?? '/';
     hits.push({ host: String(req.headers.host ?? '').replace(/:\d+$/, ''), path });
     if (extra[path] !== undefined) return html(extra[path])(req, res);
@@ -120,19 +119,9 @@ export async function startFixtureSite(host = '127.0.0.1', extra: Record<string,
     // Third-party scripts in /ads: an empty script is enough to count the hit.
     if (/\.js|\/ttj/.test(path)) return void res.writeHead(200, { 'content-type': 'text/javascript' }).end('/* tag */');
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-  });
-  await new Promise<void>((r) => server.listen(0, host, r));
-  const { port } = server.address() as AddressInfo;
-  table = routes(port);
-  return {
-    url: `http://${host}:${port}`,
-    port,
-    hits,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((r) => server.close(() => r()));
-    },
-  };
+  }, host);
+  table = routes(server.port);
+  return { ...server, hits };
 }
 
 /** Decoded image: size and a pixel reader (RGBA). */

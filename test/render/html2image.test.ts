@@ -76,8 +76,8 @@ describe('POST /api/html2image', function () {
   });
 
   it('width above 1920 or height above 1080 gives 400 naming the parameter', async () => {
-    expect((await post(svc, key, redPage, '?width=1921')).body.error).to.match(/width must be at most 1920/);
-    expect((await post(svc, key, redPage, '?height=1081')).body.error).to.match(/height must be at most 1080/);
+    expect((await post(svc, key, redPage, '?width=1921')).body.error).to.match(/width must be an integer between 1 and 1920/);
+    expect((await post(svc, key, redPage, '?height=1081')).body.error).to.match(/height must be an integer between 1 and 1080/);
   });
 
   describe('with only 127.0.0.2 allowed', () => {

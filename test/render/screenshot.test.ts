@@ -170,7 +170,7 @@ describe('GET /api/screenshot', function () {
   it('js longer than 2000 characters gives 400', async () => {
     const r = await shot({ url: `${site.url}/`, js: `//${'x'.repeat(2000)}` });
     expect(r.status).to.equal(400);
-    expect(r.body.error).to.match(/js must be at most 2000 characters/);
+    expect(r.body.error).to.match(/js must be a string of at most 2000 characters/);
   });
 
   it('wait_for waits for a late element', async () => {
@@ -199,7 +199,7 @@ describe('GET /api/screenshot', function () {
     expect(keyless.body.error).to.match(/delay must be at most 10000/);
     const tooLong = await shot({ url: site.url, delay: 30001 });
     expect(tooLong.status).to.equal(400);
-    expect(tooLong.body.error).to.match(/delay must be at most 30000/);
+    expect(tooLong.body.error).to.match(/delay must be an integer between 0 and 30000/);
   });
 
   it('http_username/http_password: 401 page without them, the protected page with them, 401 from us without a key', async () => {
@@ -247,11 +247,11 @@ describe('GET /api/screenshot', function () {
 
   it('invalid parameters give 400 naming them', async () => {
     const cases: Array<[Record<string, string | number>, RegExp]> = [
-      [{ url: site.url, width: 5000 }, /width must be at most 3840/],
-      [{ url: site.url, height: 3000 }, /height must be at most 2160/],
+      [{ url: site.url, width: 5000 }, /width must be an integer between 100 and 3840/],
+      [{ url: site.url, height: 3000 }, /height must be an integer between 100 and 2160/],
       [{ url: site.url, format: 'gif' }, /format must be one of/],
       [{ url: site.url, scale: 4 }, /scale must be one of 1, 2, 3/],
-      [{ url: site.url, quality: 0 }, /quality must be at least 1/],
+      [{ url: site.url, quality: 0 }, /quality must be an integer between 1 and 100/],
       [{ url: site.url, viewport: 'watch' }, /viewport must be one of/],
       [{ url: site.url, clip: '1,2,3' }, /clip must be four/],
       [{ url: 'file:///etc/passwd' }, /url must use the http or https scheme/],

@@ -16,5 +16,23 @@ export const mochaHooks = {
   },
   async afterAll() {
     await embedded?.close();
+    failIfStillRunning();
   },
 };
+
+/** How long after the last test the process may take to let go of its handles (closing sockets, child processes exiting). */
+const GRACE_MS = 5_000;
+
+/**
+ * Without `exit: true` mocha ends when nothing is left to run; a server, socket, timer or
+ * child process a test left open would keep it running for ever. This names what is still
+ * open after the grace period and fails the run instead.
+ */
+function failIfStillRunning() {
+  const check = setTimeout(() => {
+    const open = process.getActiveResourcesInfo().filter((r) => r !== 'TTYWrap');
+    console.error(`\nThe test run left handles open ${GRACE_MS} ms after the last test: ${open.join(', ')}`);
+    process.exit(1);
+  }, GRACE_MS);
+  check.unref(); // does not itself keep the process alive
+}

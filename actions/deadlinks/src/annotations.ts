@@ -1,18 +1,27 @@
 import type { Annotation } from '../../shared/src/annotations.js';
-import { failure, type DeadlinkReport } from './report.js';
+import { failure } from '../../../server/report-markdown/dead-links.js';
+import type { DeadlinkReport, LinkItem } from './report.js';
 
 /**
- * One annotation per broken link and line in GitHub mode (on the file, so it shows in the
- * PR's diff view); one per broken link otherwise, naming the pages it is on.
+ * One annotation per place of each broken link and warning: on its file, line and column
+ * (so it shows on that line of the pull request's diff), or naming the pages it is on.
+ * Broken links are errors while the check fails and warnings when its gate holds, so a
+ * passing check raises no alarm.
  */
-export function brokenLinkAnnotations(report: DeadlinkReport): Annotation[] {
-  return report.broken_links.flatMap((item): Annotation[] => {
-    const what = `Broken link ${item.url} (${failure(item)})`;
-    if (item.file) {
-      const lines = item.lines?.length ? item.lines : item.line ? [item.line] : [undefined];
-      return lines.map((line) => ({ title: 'Broken link', message: what, file: item.file, line }));
-    }
-    const pages = item.found_on.slice(0, 3).join(', ') + (item.found_on.length > 3 ? ` and ${item.found_on.length - 3} more` : '');
-    return [{ title: 'Broken link', message: `${what} on ${pages}` }];
-  });
+export function linkAnnotations(report: DeadlinkReport, failing: boolean): Annotation[] {
+  const broken = report.broken_links.flatMap((item) => annotate(item, failing ? 'error' : 'warning', 'Broken link'));
+  const warnings = report.warnings.flatMap((item) => annotate(item, 'warning', 'Link warning'));
+  return [...broken, ...warnings];
+}
+
+function annotate(item: LinkItem, level: Annotation['level'], title: string): Annotation[] {
+  const message = `${title}: ${item.url} (${failure(item)})`;
+  const places = item.locations?.length
+    ? item.locations
+    : item.file
+      ? (item.lines?.length ? item.lines : [item.line]).map((line) => ({ file: item.file, line, column: undefined }))
+      : [];
+  if (places.length) return places.map((p) => ({ level, title, message, file: p.file, line: p.line, column: p.column }));
+  const pages = item.found_on.slice(0, 3).join(', ') + (item.found_on.length > 3 ? ` and ${item.found_on.length - 3} more` : '');
+  return [{ level, title, message: pages ? `${message} on ${pages}` : message }];
 }

@@ -1,5 +1,6 @@
-import { runAction } from '../../shared/src/run-action.js';
-import { runDeadlinks } from './run.js';
+import { runPhases } from '../../shared/src/run-action.js';
+import { checkPhase, readOutcome, readReport, saveOutcome } from './check-phase.js';
+import { publishPhase } from './publish-phase.js';
 import { readSettings } from './settings.js';
 
-runAction(() => runDeadlinks(readSettings()));
+runPhases({ readSettings, checkPhase, saveOutcome, readOutcome, readReport, publishPhase });

@@ -1,65 +1,118 @@
 import { readGithubEnv, type GithubEnv } from '../../shared/src/github-env.js';
-import { bool, int, oneOf, text } from '../../shared/src/inputs.js';
+import { apiInputs, bool, int, lines, list, num, oneOf, text } from '../../shared/src/inputs.js';
+import { defaultCommentKey } from '../../shared/src/sticky-comment.js';
+import type { Gate } from '../../../server/links/report.js';
+import { compileUrlPattern } from '../../../server/links/url-pattern.js';
 
-/** Placeholder of the hosted API; self-hosters set `api_url`. */
-export const defaultApiUrl = 'https://api.sitelens.dev';
+/** What to check. */
+export type Target =
+  | { kind: 'site'; url: string; mode: 'full' | 'quick'; maxPages?: number; render: boolean }
+  /** Files of the checkout matching globs; `siteRoot`: a built site's folder among them. */
+  | { kind: 'files'; patterns: string[]; siteRoot?: string }
+  /** This repository's README: from the checkout when it has one, else through GitHub mode. */
+  | { kind: 'readme' }
+  /** Another repository's README (GitHub mode, through the public GitHub API). */
+  | { kind: 'github'; repository: string; ref?: string };
+
+/** Options every mode passes to the API. */
+export interface ApiOptions {
+  /** URL regexes not checked. */
+  exclude: string[];
+  /** Extra status codes counted as working. */
+  accept: number[];
+  checkOnly?: 'internal' | 'external';
+  fragments?: 'warn' | 'error' | 'ignore';
+  maxDuration?: number;
+}
 
 /** Every input of the dead-links action, parsed and checked once. */
 export interface DeadlinksSettings {
-  /** What to check: a site, or a repository's README (GitHub mode). */
-  target: { kind: 'url'; url: string } | { kind: 'github'; repository: string; ref?: string };
-  /** @default full */
-  mode: 'full' | 'quick';
-  maxPages?: number;
-  maxDuration?: number;
-  checkOnly?: 'internal' | 'external';
-  /** Minimum health score for pass. */
-  threshold?: number;
-  /** Maximum broken links for pass. */
-  maxBroken?: number;
-  /** Crawl with Chromium in full mode. @default true */
-  render: boolean;
-  apiUrl: string;
-  apiKey?: string;
-  /** Sticky PR comment on pull_request events. @default true */
-  comment: boolean;
-  /** `::error` annotations. @default true */
+  target: Target;
+  /** Only links on lines a pull request adds or changes (repository files). @default false */
+  changedOnly: boolean;
+  api: ApiOptions & { url: string; key?: string };
+  gate: Gate;
+  /** `gate`: fail when the gate (or, without one, any broken link) fails; `never`: report only. @default gate */
+  failOn: 'gate' | 'never';
+  /** The PR comment: on pull_request events, one per key. @default enabled, key from the job and the target */
+  comment: { enabled: boolean; key: string };
+  /** Annotations on the file, line and column (or the page). @default true */
   annotations: boolean;
   /** Most annotations emitted; GitHub shows 10 per step. @default 10 */
   maxAnnotations: number;
+  /** Upload the JSON report as a workflow artifact. @default true */
+  artifact: boolean;
   githubToken: string;
-  /** `gate`: fail when the gate (or, without one, any broken link) fails; `never`: report only. @default gate */
-  failOn: 'gate' | 'never';
   github: GithubEnv;
 }
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env): DeadlinksSettings {
+  // First, before anything could be sent anywhere.
+  const { apiUrl, apiKey } = apiInputs();
   const github = readGithubEnv(env);
-  const url = text('url');
-  const repo = text('github');
-  if (url && repo) throw new Error('give either input url or input github, not both');
-  const repository = repo || github.repository;
-  if (!url && !/^[\w.-]+\/[\w.-]+$/.test(repository)) {
-    throw new Error('input url or github (owner/repo) is required outside a GitHub repository');
-  }
+  const target = readTarget(github);
   const checkOnly = oneOf('check_only', ['all', 'internal', 'external'] as const, 'all');
+  const fragments = text('fragments');
   return {
-    // On a pull request, this repository's README is checked as the PR changes it.
-    target: url ? { kind: 'url', url } : { kind: 'github', repository, ref: text('ref') || (repository === github.repository ? github.pullRequestHeadSha : undefined) },
-    mode: oneOf('mode', ['full', 'quick'] as const, 'full'),
-    maxPages: int('max_pages', { min: 1, max: 50 }),
-    maxDuration: int('max_duration', { min: 10, max: 120 }),
-    checkOnly: checkOnly === 'all' ? undefined : checkOnly,
-    threshold: int('threshold', { min: 0, max: 100 }),
-    maxBroken: int('max_broken', { min: 0, max: 1_000_000 }),
-    render: bool('render', true),
-    apiUrl: text('api_url', defaultApiUrl),
-    apiKey: text('api_key') || undefined,
-    comment: bool('comment', true),
+    target,
+    changedOnly: bool('changed_only', false),
+    api: {
+      url: apiUrl,
+      key: apiKey,
+      exclude: lines('exclude').map(checkRegex),
+      accept: list('accept').map(checkStatus),
+      checkOnly: checkOnly === 'all' ? undefined : checkOnly,
+      fragments: fragments ? oneOf('fragments', ['warn', 'error', 'ignore'] as const, 'warn') : undefined,
+      maxDuration: int('max_duration', { min: 10, max: 120 }),
+    },
+    gate: { threshold: num('threshold', { min: 0, max: 100 }), maxBroken: int('max_broken', { min: 0, max: 1_000_000 }) },
+    failOn: oneOf('fail_on', ['gate', 'never'] as const, 'gate'),
+    comment: { enabled: bool('comment', true), key: text('comment_key') || defaultCommentKey(github.job, targetIdentity(target)) },
     annotations: bool('annotations', true),
     maxAnnotations: int('max_annotations', { min: 0, max: 1000 }) ?? 10,
+    artifact: bool('artifact', true),
     githubToken: text('github_token'),
-    failOn: oneOf('fail_on', ['gate', 'never'] as const, 'gate'),
     github,
   };
+}
+
+function readTarget(github: GithubEnv): Target {
+  const url = text('url');
+  const repo = text('github');
+  const files = lines('files');
+  const given = [url && 'url', repo && 'github', files.length && 'files'].filter(Boolean);
+  if (given.length > 1) throw new Error(`give one of the inputs url, github and files, not ${given.join(' and ')}`);
+  if (url) {
+    return { kind: 'site', url, mode: oneOf('mode', ['full', 'quick'] as const, 'full'), maxPages: int('max_pages', { min: 1, max: 50 }), render: bool('render', true) };
+  }
+  if (files.length) return { kind: 'files', patterns: files, siteRoot: text('site_root').replace(/^\.\//, '').replace(/\/+$/, '') || undefined };
+  const repository = repo || github.repository;
+  if (!/^[\w.-]+\/[\w.-]+$/.test(repository)) throw new Error('input url, github (owner/repo) or files is required outside a GitHub repository');
+  const ref = text('ref') || undefined;
+  if (repository.toLowerCase() === github.repository.toLowerCase() && !ref) return { kind: 'readme' };
+  return { kind: 'github', repository, ref };
+}
+
+/** What the step checks, for the default comment key. */
+function targetIdentity(target: Target): string {
+  if (target.kind === 'site') return `site:${target.url}`;
+  if (target.kind === 'files') return `files:${target.patterns.join('\n')}`;
+  if (target.kind === 'github') return `github:${target.repository}@${target.ref ?? ''}`;
+  return 'readme';
+}
+
+/** The service's own compiler, so a pattern it would refuse fails here before any call. */
+function checkRegex(source: string): string {
+  try {
+    compileUrlPattern(source);
+  } catch (err) {
+    throw new Error(`input exclude: ${JSON.stringify(source)} is not a valid RE2 regular expression (${(err as Error).message})`);
+  }
+  return source;
+}
+
+function checkStatus(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 100 || n > 599) throw new Error(`input accept: ${JSON.stringify(v)} must be an HTTP status code (100–599)`);
+  return n;
 }

@@ -1,5 +1,7 @@
-import type { ApiClient } from '../../shared/src/api-client.js';
-import type { ScreenshotDiffSettings, Viewport } from './settings.js';
+import type { ComparisonView, DiffReportView } from '../../../server/report-markdown/screenshot-diff.js';
+import { ApiError, type ApiClient } from '../../shared/src/api-client.js';
+import type { Viewport } from '../../shared/src/compared-sites.js';
+import type { ScreenshotDiffSettings } from './settings.js';
 
 /** POST /api/screenshot/diff's reply. */
 export interface DiffReply {
@@ -14,27 +16,18 @@ export interface DiffReply {
 }
 
 /** One path at one viewport: the API's diff, or why it could not be made. */
-export interface Comparison {
-  path: string;
+export interface Comparison extends ComparisonView {
   viewport: Viewport;
   baselineUrl: string;
-  previewUrl: string;
   diff?: DiffReply;
-  error?: string;
-  /** Within the gate (false when it errored). */
-  pass: boolean;
+  /** The API itself failed (unreachable, key refused), not the pages compared. */
+  apiFailure?: boolean;
 }
 
-export interface DiffReport {
+export interface DiffReport extends DiffReportView {
   comparisons: Comparison[];
-  maxChangedRatio: number;
-  /** Comparisons over the gate. */
-  changed: number;
-  /** Comparisons that could not be made. */
-  errors: number;
   /** The largest ratio measured (0 when none). */
   largestRatio: number;
-  pass: boolean;
 }
 
 /** Every path × viewport through the API, `concurrency` at a time; a failed one is a row, not an abort. */
@@ -42,14 +35,17 @@ export async function compareAll(api: ApiClient, s: ScreenshotDiffSettings): Pro
   const jobs = s.paths.flatMap((path) => s.viewports.map((viewport) => ({ path, viewport })));
   const comparisons: Comparison[] = new Array(jobs.length);
   let next = 0;
+  // Once the API itself fails (unreachable, key refused), the other comparisons would too: stop asking.
+  let apiDown = false;
   const worker = async () => {
-    while (next < jobs.length) {
+    while (next < jobs.length && !apiDown) {
       const i = next++;
       comparisons[i] = await compareOne(api, s, jobs[i].path, jobs[i].viewport);
+      apiDown ||= comparisons[i].apiFailure === true;
     }
   };
   await Promise.all(Array.from({ length: Math.min(s.concurrency, jobs.length) }, worker));
-  return summarise(comparisons, s.maxChangedRatio);
+  return summarise(comparisons.filter(Boolean), s.maxChangedRatio);
 }
 
 async function compareOne(api: ApiClient, s: ScreenshotDiffSettings, path: string, viewport: Viewport): Promise<Comparison> {
@@ -69,7 +65,7 @@ async function compareOne(api: ApiClient, s: ScreenshotDiffSettings, path: strin
     });
     return { ...base, diff, pass: diff.changed_ratio <= s.maxChangedRatio };
   } catch (err) {
-    return { ...base, error: (err as Error).message, pass: false };
+    return { ...base, error: (err as Error).message, apiFailure: err instanceof ApiError && err.isApiFailure, pass: false };
   }
 }
 

@@ -1,8 +1,10 @@
 import * as core from '@actions/core';
+import { stepSummaryLimit } from '../../../server/report-markdown/budget.js';
+import { renderScreenshotDiff } from '../../../server/report-markdown/screenshot-diff.js';
 import { createApiClient } from '../../shared/src/api-client.js';
-import { publishReport } from '../../shared/src/report-io.js';
+import { runContext } from '../../shared/src/github-env.js';
+import { publishRunFailure, reportFileName, upsertComment, writeReport, writeSummary, type CommentOptions } from '../../shared/src/report-io.js';
 import { compareAll } from './comparisons.js';
-import { renderDiffMarkdown } from './render-markdown.js';
 import type { ScreenshotDiffSettings } from './settings.js';
 
 /** Compares every path × viewport through the API, then reports: summary, PR comment, outputs, verdict. */
@@ -12,19 +14,29 @@ export async function runScreenshotDiff(s: ScreenshotDiffSettings): Promise<void
     key: s.apiKey,
     onRetry: ({ reason, waitMs }) => core.info(`API call failed (${reason}); retrying in ${Math.round(waitMs / 1000)} s.`),
   });
+  const comment: CommentOptions = { action: 'screenshot-diff', key: s.comment.key, enabled: s.comment.enabled, token: s.githubToken, github: s.github };
+  const context = runContext(s.github);
   const report = await compareAll(api, s);
-  const markdown = renderDiffMarkdown(report, s);
+
+  const apiFailure = report.comparisons.find((c) => c.apiFailure);
+  if (apiFailure?.error) {
+    // The API could not be used: the last good table stays, under a line saying why this run has none.
+    const failure = { title: 'Screenshot diff', reason: apiFailure.error, context };
+    return publishRunFailure(comment, failure);
+  }
 
   for (const c of report.comparisons) {
     const at = `${c.path} at ${c.viewport.width}x${c.viewport.height}`;
     if (c.error) core.error(c.error, { title: `Screenshot diff failed: ${at}` });
     else if (!c.pass && c.diff) core.error(`${(c.diff.changed_ratio * 100).toFixed(4)} % of pixels changed: ${c.diff.images.diff}`, { title: `Visual change: ${at}` });
   }
-  const reportPath = await publishReport({ action: 'screenshot-diff', markdown, report, comment: s.comment, githubToken: s.githubToken, github: s.github });
+  const options = { baselineUrl: s.baselineUrl, previewUrl: s.previewUrl, context };
+  await writeSummary(renderScreenshotDiff(report, { ...options, limit: stepSummaryLimit }));
+  await upsertComment(comment, (limit) => renderScreenshotDiff(report, { ...options, limit }));
   core.setOutput('changed', report.changed);
   core.setOutput('max_changed_ratio', report.largestRatio);
   core.setOutput('pass', report.pass);
-  core.setOutput('report', reportPath);
+  core.setOutput('report', await writeReport(s.github.tempDir, reportFileName('screenshot-diff', s.comment.key), report));
 
   if (!report.pass) {
     const parts = [

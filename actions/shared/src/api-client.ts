@@ -1,18 +1,35 @@
-/** The SiteLens API as the actions see it: JSON in and out, errors carrying the API's message. */
+/**
+ * The SiteLens API as the actions see it: JSON in and out. A failure is one line a person
+ * can act on: the method and path (never the query, which may hold the key or long
+ * encoded targets), the HTTP status and the API's own `error` message; never an HTML body.
+ */
 export class ApiError extends Error {
   constructor(
+    /** HTTP status; 0 when no response arrived. */
     readonly status: number,
     message: string,
+    /** The API's JSON error body (e.g. a 413's `limit`), when it sent one. */
+    readonly body?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'ApiError';
   }
+
+  /**
+   * The API itself could not do the work (unreachable, a proxy's error page, the key
+   * refused, the quota spent, the service down), as opposed to a target site that failed,
+   * which the API reports with its own `{ error }` as a 502 or 504.
+   */
+  get isApiFailure(): boolean {
+    if (this.status === 0 || [401, 402, 403, 429].includes(this.status)) return true;
+    return this.status >= 500 && !((this.status === 502 || this.status === 504) && this.body);
+  }
 }
 
 export interface ApiClientOptions {
-  /** e.g. https://api.sitelens.dev (no trailing slash needed). */
+  /** e.g. https://sitelens.example.com (no trailing slash needed). */
   baseUrl: string;
-  /** Sent as X-API-Key; keyless calls get the strictest limits. */
+  /** Sent as X-API-Key, to `baseUrl` only; keyless calls get the strictest limits. */
   key?: string;
   /** Retries of a 429 (after its Retry-After) and of a 503 or gateway 502. @default 3 */
   retries?: number;
@@ -26,8 +43,10 @@ export interface ApiClientOptions {
   onRetry?: (info: { reason: string; waitMs: number; attempt: number }) => void;
 }
 
+export type Query = Record<string, string | number | boolean | string[] | undefined>;
+
 export interface ApiClient {
-  get<T>(path: string, query?: Record<string, string | number | boolean | undefined>): Promise<T>;
+  get<T>(path: string, query?: Query): Promise<T>;
   post<T>(path: string, body: unknown): Promise<T>;
 }
 
@@ -35,20 +54,24 @@ const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
 export function createApiClient(opts: ApiClientOptions): ApiClient {
   const base = opts.baseUrl.replace(/\/+$/, '');
+  const origin = new URL(base).origin;
   const retries = opts.retries ?? 3;
   const sleep = opts.sleep ?? defaultSleep;
 
-  async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  async function request<T>(method: 'GET' | 'POST', path: string, query: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'sitelens-action' };
     if (opts.key) headers['x-api-key'] = opts.key;
     if (body !== undefined) headers['content-type'] = 'application/json';
+    const what = `${method} ${path}`;
     for (let attempt = 1; ; attempt++) {
       let res: Response;
       try {
-        res = await fetch(base + path, {
+        res = await fetch(base + path + query, {
           method,
           headers,
           body: body === undefined ? undefined : JSON.stringify(body),
+          // Never follow: a redirect would carry the key to wherever it points.
+          redirect: 'manual',
           signal: AbortSignal.timeout(opts.timeoutMs ?? 180_000),
         });
       } catch (err) {
@@ -59,36 +82,61 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
           await sleep(waitMs);
           continue;
         }
-        throw new ApiError(0, `${method} ${path}: could not reach the API at ${base} (${cause})`);
+        throw new ApiError(0, `${what}: could not reach the SiteLens API at ${origin} (${cause})`);
+      }
+      if (res.status >= 300 && res.status < 400) {
+        await res.body?.cancel();
+        const to = redirectOrigin(res.headers.get('location'), base);
+        throw new ApiError(res.status, `${what} was redirected (${res.status}) to ${to}; set api_url to the API's own address (the key is never sent to a redirect)`);
       }
       const text = await res.text();
       const json = parseJson(text);
       if (res.ok) {
-        if (json === undefined) throw new ApiError(res.status, `${method} ${path}: the API answered ${res.status} without JSON`);
+        if (json === undefined) throw new ApiError(res.status, `${what}: ${notTheApi(res, origin)}`);
         return json as T;
       }
-      const waitMs = retryDelay(res, json, attempt, opts.maxRetryAfterSeconds ?? 90);
+      const envelope = isErrorEnvelope(json) ? json : undefined;
+      const waitMs = retryDelay(res, envelope, attempt, opts.maxRetryAfterSeconds ?? 90);
       if (waitMs !== null && attempt <= retries) {
         opts.onRetry?.({ reason: String(res.status), waitMs, attempt });
         await sleep(waitMs);
         continue;
       }
-      const message = isErrorEnvelope(json) ? json.error : text.trim().slice(0, 200) || res.statusText;
-      throw new ApiError(res.status, `${method} ${path} failed (${res.status}): ${message}`);
+      const message = envelope ? oneLine(envelope.error) : notTheApi(res, origin);
+      throw new ApiError(res.status, `${what} failed (${res.status}): ${message}`, envelope);
     }
   }
 
-  const query = (q: Record<string, string | number | boolean | undefined> = {}) => {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== '') params.set(k, String(v));
-    const s = params.toString();
-    return s ? `?${s}` : '';
-  };
-
   return {
-    get: (path, q) => request('GET', path + query(q)),
-    post: (path, body) => request('POST', path, body),
+    get: (path, q) => request('GET', path, queryString(q)),
+    post: (path, body) => request('POST', path, '', body),
   };
+}
+
+/** `?a=1&exclude=x&exclude=y`: arrays repeat their name; empty values are left out. */
+function queryString(q: Query = {}): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) {
+    for (const item of Array.isArray(v) ? v : [v]) if (item !== undefined && item !== '') params.append(k, String(item));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+/** A reply that is not the API's JSON (a proxy's HTML page, a wrong api_url), described without its body. */
+const notTheApi = (res: Response, origin: string) =>
+  `${origin} answered ${(res.headers.get('content-type') ?? 'no content type').split(';')[0]} instead of the API's JSON; is api_url the SiteLens API?`;
+
+const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 500);
+
+/** Only the origin of a redirect target: its path and query may be long or hold tokens. */
+function redirectOrigin(location: string | null, base: string): string {
+  if (!location) return 'an unnamed location';
+  try {
+    return new URL(location, base).origin;
+  } catch {
+    return 'an invalid location';
+  }
 }
 
 /**
@@ -96,12 +144,12 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
  * 503, and a 502 from a proxy in front of the API: backoff 1 s, 2 s, 4 s. A 502 with the
  * API's own `{ error }` body means the *target* is unreachable: retrying will not help.
  */
-function retryDelay(res: Response, json: unknown, attempt: number, maxSeconds: number): number | null {
+function retryDelay(res: Response, envelope: unknown, attempt: number, maxSeconds: number): number | null {
   if (res.status === 429) {
     const seconds = parseRetryAfter(res.headers.get('retry-after')) ?? 2 ** attempt;
     return seconds <= maxSeconds ? seconds * 1000 : null;
   }
-  if (res.status === 503 || (res.status === 502 && !isErrorEnvelope(json))) return 1000 * 2 ** (attempt - 1);
+  if (res.status === 503 || (res.status === 502 && !envelope)) return 1000 * 2 ** (attempt - 1);
   return null;
 }
 
@@ -124,9 +172,9 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    return undefined; // not JSON (a proxy's HTML error page); the caller reports the text
+    return undefined; // not JSON (a proxy's HTML error page); described by its content type only
   }
 }
 
-const isErrorEnvelope = (v: unknown): v is { error: string } =>
+const isErrorEnvelope = (v: unknown): v is { error: string } & Record<string, unknown> =>
   typeof v === 'object' && v !== null && typeof (v as { error?: unknown }).error === 'string';

@@ -1,36 +1,78 @@
 import { readFileSync } from 'node:fs';
+import type { RunContext } from '../../../server/report-markdown/run-context.js';
+
+/** The pull request of a pull_request / pull_request_target event. */
+export interface PullRequest {
+  number: number;
+  /** The PR's head commit (what was pushed). */
+  headSha?: string;
+  /** The base branch's commit the PR was compared with when the event fired. */
+  baseSha?: string;
+}
 
 /** What the actions read from the runner's environment, once, in their settings. */
 export interface GithubEnv {
   /** owner/repo of the workflow's repository. */
   repository: string;
+  /** https://github.com, or a GitHub Enterprise server. */
+  serverUrl: string;
+  /** REST base (GHES: https://host/api/v3). */
   apiUrl: string;
   eventName: string;
-  /** The pull request number on pull_request / pull_request_target events. */
-  pullRequest?: number;
-  /** The pull request's head commit on those events. */
-  pullRequestHeadSha?: string;
+  /** The job's id in the workflow (`GITHUB_JOB`); matrix legs share it. */
+  job: string;
+  runId?: string;
+  runNumber?: string;
+  runAttempt?: string;
+  /** The commit the workflow runs on (on pull_request: the test merge commit). */
+  sha: string;
+  /** The checkout (`GITHUB_WORKSPACE`), else the working directory. */
+  workspace: string;
+  pullRequest?: PullRequest;
   /** Directory for the JSON report (RUNNER_TEMP, else the OS temp dir). */
   tempDir?: string;
 }
 
 export function readGithubEnv(env: NodeJS.ProcessEnv): GithubEnv {
   const eventName = env.GITHUB_EVENT_NAME ?? '';
-  const pr = eventName.startsWith('pull_request') ? pullRequestOf(env.GITHUB_EVENT_PATH) : {};
   return {
     repository: env.GITHUB_REPOSITORY ?? '',
+    serverUrl: (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, ''),
     apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
     eventName,
-    pullRequest: pr.number,
-    pullRequestHeadSha: pr.headSha,
+    job: env.GITHUB_JOB ?? '',
+    runId: env.GITHUB_RUN_ID || undefined,
+    runNumber: env.GITHUB_RUN_NUMBER || undefined,
+    runAttempt: env.GITHUB_RUN_ATTEMPT || undefined,
+    sha: env.GITHUB_SHA ?? '',
+    workspace: env.GITHUB_WORKSPACE || process.cwd(),
+    pullRequest: eventName.startsWith('pull_request') ? pullRequestOf(env.GITHUB_EVENT_PATH) : undefined,
     tempDir: env.RUNNER_TEMP || undefined,
   };
 }
 
-function pullRequestOf(eventPath: string | undefined): { number?: number; headSha?: string } {
-  if (!eventPath) return {};
-  const payload = JSON.parse(readFileSync(eventPath, 'utf8')) as { pull_request?: { number?: unknown; head?: { sha?: unknown } }; number?: unknown };
+function pullRequestOf(eventPath: string | undefined): PullRequest | undefined {
+  if (!eventPath) return undefined;
+  const payload = JSON.parse(readFileSync(eventPath, 'utf8')) as {
+    pull_request?: { number?: unknown; head?: { sha?: unknown }; base?: { sha?: unknown } };
+    number?: unknown;
+  };
   const n = payload.pull_request?.number ?? payload.number;
-  const sha = payload.pull_request?.head?.sha;
-  return { number: typeof n === 'number' ? n : undefined, headSha: typeof sha === 'string' ? sha : undefined };
+  if (typeof n !== 'number') return undefined;
+  const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+  return { number: n, headSha: str(payload.pull_request?.head?.sha), baseSha: str(payload.pull_request?.base?.sha) };
+}
+
+/** The commit a report speaks for (a PR's head, as GitHub's checks show it) and the run, linked. */
+export function runContext(g: GithubEnv): RunContext {
+  const repo = `${g.serverUrl}/${g.repository}`;
+  const sha = g.pullRequest?.headSha ?? g.sha;
+  const attempt = Number(g.runAttempt ?? 1);
+  return {
+    commit: sha && g.repository ? { sha, url: `${repo}/commit/${sha}` } : undefined,
+    run:
+      g.runId && g.repository
+        ? { label: `run ${g.runNumber ?? g.runId}${attempt > 1 ? ` (attempt ${attempt})` : ''}`, url: `${repo}/actions/runs/${g.runId}${attempt > 1 ? `/attempts/${attempt}` : ''}` }
+        : undefined,
+  };
 }

@@ -52,3 +52,32 @@ export const lines = (name: string) =>
     .split('\n')
     .map((s) => s.trim())
     .filter(Boolean);
+
+/**
+ * A required absolute http(s) URL, without a trailing slash. Read before anything is sent,
+ * so a workflow that forgot it fails at once instead of sending its key somewhere else.
+ */
+export function requiredUrl(name: string, what: string): string {
+  const v = core.getInput(name).trim();
+  if (!v) throw new Error(`input ${name} is required: ${what}`);
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new Error(`input ${name} must be an absolute http(s) URL (${what})`);
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error(`input ${name} must be an http(s) URL (${what})`);
+  if (u.username || u.password || u.search || u.hash) throw new Error(`input ${name} must be a plain base URL without credentials, query or fragment`);
+  return u.href.replace(/\/+$/, '');
+}
+
+/**
+ * `api_url` (required: a workflow without it must not send its key anywhere) and `api_key`,
+ * masked in the log. Read first, before anything could be sent.
+ */
+export function apiInputs(): { apiUrl: string; apiKey?: string } {
+  const apiUrl = requiredUrl('api_url', 'the base URL of your SiteLens API, e.g. https://sitelens.example.com');
+  const apiKey = text('api_key') || undefined;
+  if (apiKey) core.setSecret(apiKey);
+  return { apiUrl, apiKey };
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { HttpError } from '../errors.js';
+import { TargetFailedError, TargetTimeoutError } from '../../errors/index.js';
 import { defineRoute, qBool, qUrl, errorResponse, targetFailures } from '../route.js';
 import { targetHttpError } from '../target-error.js';
 import { isFailure, runAudit } from '../../audit/audit-run.js';
@@ -71,8 +71,9 @@ export function auditRoutes(deps: AppDeps) {
         });
         if (isFailure(report.perf) && isFailure(report.techstack)) {
           const host = new URL(query.url).host;
-          const status = report.perf.kind === 'timeout' ? 504 : 502;
-          throw new HttpError(status, `${host} ${status === 504 ? 'did not answer in time' : 'is unreachable'}: ${report.perf.error}`);
+          throw report.perf.kind === 'timeout'
+            ? new TargetTimeoutError(`${host} did not answer in time: ${report.perf.error}`)
+            : new TargetFailedError(`${host} is unreachable: ${report.perf.error}`);
         }
         res.json(report);
       },

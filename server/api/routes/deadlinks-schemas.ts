@@ -1,5 +1,61 @@
 import { z } from 'zod';
-import { qBool, qInt, qUrl } from '../route.js';
+import { qBool, qInt, qNumber, qUrl } from '../route.js';
+import { compileUrlPattern } from '../../links/url-pattern.js';
+
+/** Options shared by every mode and by the documents endpoint (query strings and JSON numbers alike). */
+export const reportOptions = {
+  format: z
+    .enum(['json', 'csv', 'github', 'markdown'])
+    .default('json')
+    .describe('`json` (the report); `csv` (one row per broken link and place: url,status,kind,found_on,file,line,column, RFC 4180); `github` (workflow commands: `::error file=…,line=…,col=…::` per broken link and place, `::warning` per warning, a final `::notice` summary); `markdown` (a pull-request comment, the one the GitHub Actions post: headline with the gate, one row per broken link or warning with every place it was found, worst first, the first 20 open and the rest in `<details>`, redirects and bot-protected links folded; at most 65,536 characters, saying how many rows were cut).'),
+  threshold: qNumber(0, 100)
+    .optional()
+    .describe('Gate: the minimum `summary.health_score` for `pass: true`, 0 to 100, decimals allowed (`99.5`); `pass` holds when `health_score >= threshold`. `pass` is present only when `threshold` or `max_broken` is given.')
+    .meta({ example: 99.5 }),
+  max_broken: qInt(0, 1_000_000).optional().describe('Gate: the maximum `broken_count` for `pass: true`. Combines with `threshold` (both must hold).'),
+  check_only: z.enum(['internal', 'external']).optional().describe('Report only internal (same-site) or only external links. Internal pages are still crawled to find external links.'),
+  fragments: z
+    .enum(['warn', 'error', 'ignore'])
+    .default('warn')
+    .describe('Same-site `#fragment` links are checked against the target page\'s ids and names (the rendered DOM in full mode). `warn` (default): listed in `warnings` as `missing_fragment`; `error`: counted as broken; `ignore`: not checked.'),
+};
+
+const EXCLUDE_DOC =
+  'URL regular expressions of links not to check; matching links are counted in `summary.skipped_links`. RE2 syntax (as lychee\'s `--exclude`; `(?i)` for case-insensitive), matched anywhere in the URL in time linear in its length, so no pattern can stall a check; lookahead, lookbehind and backreferences are not in the syntax. Tested against the absolute URL (documents mode: against the repository path of relative links).';
+const ACCEPT_DOC = 'Extra HTTP status codes counted as working (e.g. 403 and 429 for sites behind bot protection).';
+
+/** One `exclude` pattern: compiled here so a bad one is a 400 naming it, not a failure later. */
+export const excludePattern = z
+  .string()
+  .min(1)
+  .max(1000)
+  .superRefine((v, ctx) => {
+    try {
+      compileUrlPattern(v);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: `must be a valid RE2 regular expression, got ${JSON.stringify(v)}: ${(err as Error).message}` });
+    }
+  });
+
+/** `exclude` in a query: repeat the parameter for several patterns (patterns hold commas, so no comma list). */
+export const excludeQuery = z
+  .union([excludePattern, z.array(excludePattern).max(100)])
+  .optional()
+  .transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]))
+  .describe(`${EXCLUDE_DOC} Repeat the parameter for several patterns.`);
+
+export const statusCode = z.coerce.number().int().min(100).max(999);
+
+/** `accept` in a query: a comma list such as `403,429`. */
+export const acceptQuery = z
+  .string()
+  .regex(/^\s*\d{3}\s*(,\s*\d{3}\s*)*$/, 'must be a comma list of HTTP status codes such as 403,429')
+  .optional()
+  .transform((v) => (v === undefined ? undefined : v.split(',').map((c) => Number(c.trim()))))
+  .describe(`${ACCEPT_DOC} A comma list: \`403,429\`.`);
+
+export const excludeBody = z.array(excludePattern).max(100).optional().describe(EXCLUDE_DOC);
+export const acceptBody = z.array(statusCode).max(100).optional().describe(ACCEPT_DOC);
 
 /** Query of GET /api/deadlinks: every parameter documented for /openapi/deadlinks. */
 export const deadlinksQuery = z
@@ -11,6 +67,7 @@ export const deadlinksQuery = z
       .string()
       .trim()
       .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/, 'must be owner/repo')
+      .refine((v) => !/\/\.{1,2}$/.test(v), 'must be owner/repo (a repository cannot be named . or ..)')
       .optional()
       .describe('GitHub mode: `owner/repo`. The README is fetched through the GitHub API, its links are checked with their line numbers; items carry `file` and `line`.'),
     ref: z
@@ -27,19 +84,9 @@ export const deadlinksQuery = z
     max_duration: qInt(10, 120)
       .default(60)
       .describe('Time budget in seconds, 10 to 120 (default 60). When exceeded, the report holds what was found so far and `timed_out: true`.'),
-    format: z
-      .enum(['json', 'csv', 'github', 'markdown'])
-      .default('json')
-      .describe('`json` (the report); `csv` (one row per broken link: url,status,kind,found_on,file,line, RFC 4180); `github` (workflow commands: `::error file=…,line=…::` per broken link, `::warning` per warning, a final `::notice` summary); `markdown` (a pull-request comment: headline, broken links grouped by page or file, redirects and bot-protected links in `<details>`, at most 65,536 characters).'),
-    threshold: qInt(0, 100)
-      .optional()
-      .describe('Gate: the minimum `summary.health_score` (0 to 100) for `pass: true`. `pass` is present only when `threshold` or `max_broken` is given.'),
-    max_broken: qInt(0, 1_000_000).optional().describe('Gate: the maximum `broken_count` for `pass: true`. Combines with `threshold` (both must hold).'),
-    check_only: z.enum(['internal', 'external']).optional().describe('Report only internal (same-site) or only external links. Internal pages are still crawled to find external links.'),
-    fragments: z
-      .enum(['warn', 'error', 'ignore'])
-      .default('warn')
-      .describe('Same-site `#fragment` links are checked against the target page\'s ids and names (the rendered DOM in full mode). `warn` (default): listed in `warnings` as `missing_fragment`; `error`: counted as broken; `ignore`: not checked.'),
+    ...reportOptions,
+    exclude: excludeQuery,
+    accept: acceptQuery,
     render: qBool(true).describe('Full mode only: render pages in Chromium (default true). `false` crawls with plain HTTP (faster, misses script-inserted links).'),
     key: z.string().optional().describe('API key (alternatively the X-API-Key header or a bearer token).'),
   })
@@ -51,32 +98,39 @@ const hop = z.object({
   url: z.string().describe('URL requested at this hop'),
   status: z.number().int().describe('Redirect status (301, 302, 303, 307, 308)'),
   location: z.string().describe('Absolute URL the hop redirects to'),
+  client: z.enum(['meta_refresh', 'script']).optional().describe('Present when the page itself navigated away in the browser (status is then the page\'s own, usually 200)'),
 });
 
 export const linkItem = z.object({
-  url: z.string().describe('The link, normalised (fragment kept only for missing_fragment items)'),
+  url: z.string().describe('The link, normalised (fragment kept only for missing_fragment items). Documents mode: a relative link is shown as the repository path it resolves to (`docs/guide.md`, `img/`)'),
   status: z.number().int().nullable().describe('Final HTTP status; null when no response arrived (see kind)'),
   kind: z
     .string()
-    .describe('Stable outcome code. Broken: http_<status> (http_404, http_410, http_500 …), dns, refused, reset, timeout, tls, network, blocked_target, redirect_loop, too_many_redirects, invalid_url. Not broken: ok, redirect, bot_blocked (bot protection such as a Cloudflare challenge or status 999), rate_limited (429 after retries), missing_fragment (a warning unless fragments=error).'),
+    .describe('Stable outcome code. Broken: http_<status> (http_404, http_410, http_500 …), dns, refused, reset, timeout, tls, network, blocked_target, redirect_loop, too_many_redirects, invalid_url, missing_file (documents and GitHub modes: no such file or directory in the repository), unreadable (a document that could not be read in time or nests too deeply; its links are unknown). Not broken: ok, redirect, bot_blocked (bot protection such as a Cloudflare challenge or status 999), rate_limited (429 after retries), missing_fragment (a warning unless fragments=error).'),
   type: z.enum(['internal', 'external']).describe('internal = same site as the target: host and port equal up to a leading www.'),
   resource: z.enum(['page', 'image', 'script', 'stylesheet', 'frame', 'media', 'other']).describe('What the link points at, from the tag it was found in'),
   is_image: z.boolean().describe('Found as an image (img, srcset, poster, icon, CSS url()); broken ones count in summary.broken_images'),
-  found_on: z.array(z.string()).describe('Every page the link appears on (in GitHub mode: the file)'),
-  redirect_chain: z.array(hop).describe('Each redirect hop with its status and location; empty when there was none'),
+  found_on: z.array(z.string()).describe('Every page the link appears on (GitHub and documents modes: the files)'),
+  redirect_chain: z.array(hop).describe('Each redirect hop with its status and location; empty when there was none. A page that navigates away in the browser (meta refresh, script) adds a last hop with `client`'),
   final_url: z.string().describe('Where the request ended after redirects'),
   error: z.string().optional().describe('Innermost error message for network failures, or why a fragment is missing'),
-  file: z.string().optional().describe('GitHub mode: the file the link is in'),
-  line: z.number().int().optional().describe('GitHub mode: the first line the link is on (1-based)'),
-  lines: z.array(z.number().int()).optional().describe('GitHub mode: every line the link is on'),
+  file: z.string().optional().describe('GitHub and documents modes: the file of the first occurrence'),
+  line: z.number().int().optional().describe('GitHub and documents modes: the line of the first occurrence (1-based)'),
+  column: z.number().int().optional().describe('GitHub and documents modes: the column of the first occurrence (1-based, UTF-16 code units)'),
+  lines: z.array(z.number().int()).optional().describe('GitHub mode: every line of `file` the link is on (kept for older clients; `locations` has every occurrence)'),
+  locations: z
+    .array(z.object({ file: z.string(), line: z.number().int(), column: z.number().int().optional() }))
+    .optional()
+    .describe('GitHub and documents modes: every occurrence of the link, sorted by file, line and column'),
   browser_verified: z.boolean().optional().describe('A bot-blocked link that loaded in a real browser (full mode)'),
 });
 
 export const deadlinkReport = z.object({
-  target: z.string().describe('The checked URL (GitHub mode: the repository URL)'),
-  mode: z.enum(['full', 'quick', 'github']),
-  pages_crawled: z.number().int().describe('HTML pages fetched or rendered and parsed for links'),
+  target: z.string().describe('The checked URL (GitHub mode: the repository URL; documents mode: `repository_url` or `documents`)'),
+  mode: z.enum(['full', 'quick', 'github', 'documents']),
+  pages_crawled: z.number().int().describe('HTML pages fetched or rendered and parsed for links (documents mode: documents read, binary ones left out)'),
   total_links_checked: z.number().int().describe('Distinct links checked (each normalised URL once per run)'),
+  checked_urls: z.array(z.string()).optional().describe('Documents mode with `list_checked: true`: every link counted in `total_links_checked`, sorted'),
   broken_count: z.number().int(),
   broken_links: z.array(linkItem).describe('Broken links, sorted by URL'),
   redirects: z.array(linkItem).describe('Links that work after redirects, with their chains'),
@@ -90,15 +144,23 @@ export const deadlinkReport = z.object({
     warnings: z.number().int(),
     internal_links: z.number().int(),
     external_links: z.number().int(),
-    skipped_links: z.number().int().describe('mailto:, tel:, javascript:, data: and other non-HTTP links, not checked'),
+    skipped_links: z.number().int().describe('mailto:, tel:, javascript:, data: and other non-HTTP links, links matching `exclude`, and (documents mode) links pinned to a commit SHA: not checked'),
     cached_results: z.number().int().describe('Results reused from the shared short-lived cache'),
-    rendered_pages: z.number().int().describe('Pages rendered in Chromium (full mode)'),
+    rendered_pages: z.number().int().describe('Pages opened in Chromium (full mode; pages without scripts are read from their HTML and not counted)'),
     duration_ms: z.number().int(),
+    skipped_documents: z
+      .number()
+      .int()
+      .optional()
+      .describe('Documents mode: documents not read because their content is binary (a NUL byte, or bytes that are not UTF-8 in a file that is not HTML); `pages_crawled` counts the others'),
   }),
   timed_out: z.literal(true).optional().describe('Present when max_duration was exceeded: the report is partial'),
   pass: z.boolean().optional().describe('Present when threshold or max_broken is given: true when every given gate holds'),
-  gate: z.object({ threshold: z.number().int().optional(), max_broken: z.number().int().optional() }).optional(),
-  repository: z.string().optional().describe('GitHub mode: owner/repo'),
+  gate: z
+    .object({ threshold: z.number().optional().describe('The minimum health score asked for (decimals allowed)'), max_broken: z.number().int().optional() })
+    .optional()
+    .describe('The gate `pass` was judged by, as given'),
+  repository: z.string().optional().describe('GitHub mode: owner/repo (documents mode: from `repository_url`, lower case)'),
   file: z.string().optional().describe('GitHub mode: the README path'),
   checked_at: z.string().describe('ISO 8601 time of the check'),
 });
@@ -109,7 +171,7 @@ export const siteStatus = z.object({
   broken_count: z.number().int(),
   total_links_checked: z.number().int(),
   pages_crawled: z.number().int(),
-  mode: z.enum(['full', 'quick', 'github']).describe('The check this status came from'),
+  mode: z.enum(['full', 'quick', 'github', 'documents']).describe('The check this status came from'),
   checked_at: z.string(),
   broken_links: z.array(z.object({ url: z.string(), kind: z.string(), status: z.number().int().nullable() })).describe('Up to 10'),
   cached: z.boolean().describe('true when served from the status cache'),

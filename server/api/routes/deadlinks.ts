@@ -1,20 +1,18 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { HttpError, notFound, tooMany } from '../errors.js';
+import { NotFoundError, OverLimitError, TargetFailedError, TargetTimeoutError, httpReply } from '../../errors/index.js';
 import { defineRoute, errorResponse } from '../route.js';
+import { deadlinkDocumentRoutes } from './deadlinks-documents.js';
+import { formatReport, linkFilters, sendReport } from './deadlinks-output.js';
 import { deadlinkReport, deadlinksQuery, siteStatus, statusQuery } from './deadlinks-schemas.js';
 import { renderBadge } from '../../links/badge.js';
 import { createBrowserRenderer } from '../../links/browser-renderer.js';
-import { toCsv } from '../../links/formats/csv.js';
-import { toGithubAnnotations } from '../../links/formats/github.js';
-import { toMarkdown } from '../../links/formats/markdown.js';
 import { checkReadme, RepositoryNotFoundError } from '../../links/github-readme.js';
 import type { DeadLinkReport } from '../../links/report.js';
-import { ResultCache } from '../../links/result-cache.js';
 import { checkSite, StartPageError, type LinkDeps } from '../../links/site-check.js';
 import type { CrawlProgress } from '../../links/site-crawler.js';
-import { SiteStatusStore, type SiteStatus } from '../../links/site-status.js';
+import type { SiteStatus } from '../../links/site-status.js';
 import { widgetScript } from '../../public/widget.js';
 
 type Query = z.infer<typeof deadlinksQuery>;
@@ -22,8 +20,8 @@ type Query = z.infer<typeof deadlinksQuery>;
 /** GET /api/deadlinks, its cached status (widget), the SVG badge and /widget.js. */
 export function deadlinkRoutes(deps: AppDeps) {
   const c = deps.config;
-  const cache = new ResultCache(deps.redis, c.REDIS_PREFIX, { okSeconds: c.LINK_CACHE_OK_SECONDS, failSeconds: c.LINK_CACHE_FAIL_SECONDS });
-  const statuses = new SiteStatusStore(deps.redis, c.REDIS_PREFIX, c.LINK_STATUS_TTL_SECONDS);
+  const cache = deps.linkCache;
+  const statuses = deps.siteStatuses;
   const linkDeps: LinkDeps = {
     dispatcher: deps.http.dispatcher,
     assertUrl: (u) => deps.http.policy.assertUrl(u),
@@ -32,28 +30,33 @@ export function deadlinkRoutes(deps: AppDeps) {
     timeoutMs: c.FETCH_TIMEOUT_MS,
     concurrency: c.LINK_CONCURRENCY,
     hostConcurrency: c.LINK_HOST_CONCURRENCY,
-    renderer: createBrowserRenderer(deps.browser, deps.http.policy, Math.min(4, c.BROWSER_CONCURRENCY)),
+    renderer: createBrowserRenderer(deps.browser, deps.http.policy, c.BROWSER_CONCURRENCY),
+    extract: (documents) => deps.documentExtractor.extract(documents),
   };
 
   const run = async (q: Query, onProgress?: (p: CrawlProgress) => void, signal?: AbortSignal): Promise<DeadLinkReport> => {
     const gate = { threshold: q.threshold, maxBroken: q.max_broken };
+    const filters = linkFilters(q);
     try {
       if (q.github) {
         return await checkReadme(
-          { repository: q.github, ref: q.ref, maxDurationMs: q.max_duration * 1000, checkOnly: q.check_only, fragments: q.fragments, gate },
+          { repository: q.github, ref: q.ref, maxDurationMs: q.max_duration * 1000, checkOnly: q.check_only, fragments: q.fragments, gate, ...filters },
           linkDeps,
           { apiUrl: c.GITHUB_API_URL, token: c.GITHUB_TOKEN },
         );
       }
       const report = await checkSite(
-        { url: q.url ?? '', mode: q.mode, maxPages: q.max_pages, maxDurationMs: q.max_duration * 1000, checkOnly: q.check_only, render: q.render, fragments: q.fragments, gate, onProgress, signal },
+        { url: q.url ?? '', mode: q.mode, maxPages: q.max_pages, maxDurationMs: q.max_duration * 1000, checkOnly: q.check_only, render: q.render, fragments: q.fragments, gate, onProgress, signal, ...filters },
         linkDeps,
       );
       if (!q.check_only) await statuses.save(report);
       return report;
     } catch (err) {
-      if (err instanceof StartPageError) throw new HttpError(err.kind === 'timeout' ? 504 : 502, `url could not be reached (${err.kind}): ${err.message}`);
-      if (err instanceof RepositoryNotFoundError) throw notFound(err.message);
+      if (err instanceof StartPageError) {
+        const message = `url could not be reached (${err.kind}): ${err.message}`;
+        throw err.kind === 'timeout' ? new TargetTimeoutError(message) : new TargetFailedError(message);
+      }
+      if (err instanceof RepositoryNotFoundError) throw new NotFoundError(err.message);
       throw err;
     }
   };
@@ -63,11 +66,11 @@ export function deadlinkRoutes(deps: AppDeps) {
     const cached = await statuses.load(url);
     if (cached) return { ...cached, cached: true };
     if (!(await statuses.allowFreshCheck(ip, c.LINK_STATUS_CHECKS_PER_HOUR))) {
-      throw tooMany(`no cached status for this url and the fresh checks allowed per hour (${c.LINK_STATUS_CHECKS_PER_HOUR}) are used up`, 3600);
+      throw new OverLimitError(`no cached status for this url and the fresh checks allowed per hour (${c.LINK_STATUS_CHECKS_PER_HOUR}) are used up; retry within the hour, or run GET /api/deadlinks with a key`, 3600);
     }
     if (await statuses.lock(url, 60)) {
       try {
-        await run({ url, mode: 'quick', max_pages: 1, max_duration: 20, format: 'json', fragments: 'warn', render: false });
+        await run({ url, mode: 'quick', max_pages: 1, max_duration: 20, format: 'json', fragments: 'warn', render: false, exclude: undefined, accept: undefined });
       } finally {
         await statuses.unlock(url);
       }
@@ -75,13 +78,14 @@ export function deadlinkRoutes(deps: AppDeps) {
       for (let i = 0; i < 100 && !(await statuses.load(url)); i++) await new Promise((r) => setTimeout(r, 250));
     }
     const fresh = await statuses.load(url);
-    if (!fresh) throw new HttpError(502, 'url could not be checked');
+    if (!fresh) throw new TargetFailedError('url could not be checked; retry in a minute');
     return { ...fresh, cached: false };
   };
 
   const badgeUrl = (url: string) => `${c.baseUrl}/api/deadlinks/badge?url=${encodeURIComponent(url)}`;
 
   return [
+    ...deadlinkDocumentRoutes(deps, linkDeps),
     defineRoute({
       api: 'deadlinks',
       method: 'get',
@@ -112,7 +116,7 @@ export function deadlinkRoutes(deps: AppDeps) {
       async handler({ query, req, res }) {
         if (wantsStream(req)) return stream(req, res, query, run);
         const report = await run(query);
-        send(res, query.format, report);
+        sendReport(res, query.format, report);
       },
     }),
     defineRoute({
@@ -152,8 +156,10 @@ export function deadlinkRoutes(deps: AppDeps) {
       api: 'deadlinks',
       method: 'get',
       path: '/widget.js',
+      ignoresQuery: true,
       summary: 'Embeddable link-status widget',
-      description: '`<script async src="{base}/widget.js" data-url="https://site" data-theme="light|dark"></script>` renders the site\'s health score and broken count (from /api/deadlinks/status) in its own shadow root. Dark is the default.',
+      // No literal script tag here: doc linters (rightly) flag one in Markdown.
+      description: 'Embed it with a script element whose attributes are `async`, `src="{base}/widget.js"`, `data-url="https://site"` and optionally `data-theme="light|dark"`: it renders the site\'s health score and broken count (from /api/deadlinks/status) in its own shadow root, untouched by the page\'s styles. Dark is the default.',
       key: 'none',
       responses: { 200: { description: 'JavaScript', content: { 'text/javascript': 'text' } } },
       handler({ res }) {
@@ -164,20 +170,6 @@ export function deadlinkRoutes(deps: AppDeps) {
 }
 
 const wantsStream = (req: Request) => (req.get('accept') ?? '').includes('text/event-stream');
-
-function send(res: Response, format: Query['format'], report: DeadLinkReport) {
-  if (format === 'csv') res.type('text/csv; charset=utf-8').send(toCsv(report));
-  else if (format === 'github') res.type('text/plain; charset=utf-8').send(toGithubAnnotations(report));
-  else if (format === 'markdown') res.type('text/markdown; charset=utf-8').send(toMarkdown(report));
-  else res.json(report);
-}
-
-function formatted(format: Query['format'], report: DeadLinkReport): string | null {
-  if (format === 'csv') return toCsv(report);
-  if (format === 'github') return toGithubAnnotations(report);
-  if (format === 'markdown') return toMarkdown(report);
-  return null;
-}
 
 /** Server-sent events: throttled `progress`, then `report` (and `output` for non-JSON formats). */
 async function stream(
@@ -207,10 +199,11 @@ async function stream(
     );
     if (latest) event('progress', latest);
     event('report', report);
-    const out = formatted(q.format, report);
+    const out = formatReport(q.format, report);
     if (out !== null) event('output', { format: q.format, content: out });
   } catch (err) {
-    event('error', { error: err instanceof HttpError || err instanceof Error ? err.message : 'internal error', status: err instanceof HttpError ? err.status : 500 });
+    const reply = httpReply(err);
+    event('error', { ...reply.body, status: reply.status });
   } finally {
     clearInterval(heartbeat);
     res.end();

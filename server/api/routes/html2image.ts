@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { badRequest } from '../errors.js';
+import { BadInputError } from '../../errors/index.js';
 import { defineRoute, qBool, qInt, errorResponse } from '../route.js';
 import { htmlToImage } from '../../render/html-to-image.js';
 import { contentTypes } from '../../render/screenshot.js';
@@ -40,7 +40,7 @@ export function html2imageRoutes(deps: AppDeps) {
       },
       async handler({ query: q, body, res }) {
         const html = typeof body === 'string' ? body : '';
-        if (!html.trim()) throw badRequest('the request body must be the HTML to render (Content-Type: text/html)');
+        if (!html.trim()) throw new BadInputError('the request body must be the HTML to render (Content-Type: text/html)');
         const image = await htmlToImage(
           { html, width: q.width, height: q.height, format: q.format, scale: q.scale, quality: q.quality, darkMode: q.dark_mode },
           { pool: deps.browser, policy: deps.http.policy, loadTimeoutMs: deps.config.FETCH_TIMEOUT_MS },

@@ -13,6 +13,7 @@ import { perfRoutes } from './perf.js';
 import { techstackRoutes } from './techstack.js';
 import { seoRoutes } from './seo.js';
 import { auditRoutes } from './audit.js';
+import { compareRoutes } from './compare.js';
 
 /** Every route of the service; the OpenAPI documents are built from this same list. */
 export function allRoutes(deps: AppDeps): AnyRoute[] {
@@ -29,6 +30,7 @@ export function allRoutes(deps: AppDeps): AnyRoute[] {
     ...chartRoutes(deps),
     ...screenshotQueueRoutes(deps),
     ...screenshotDiffRoutes(deps),
+    ...compareRoutes(deps),
     ...serviceRoutes(deps, () => routes),
   ];
   return routes;

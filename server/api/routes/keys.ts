@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { HttpError, notFound } from '../errors.js';
+import { BadInputError, NotFoundError, UnauthorizedError } from '../../errors/index.js';
 import { defineRoute, errorResponse } from '../route.js';
 import type { KeyRecord } from '../../keys/key-store.js';
 import { keyStatuses, tierNames } from '../../keys/tiers.js';
@@ -97,7 +97,7 @@ export function keyRoutes(deps: AppDeps) {
         401: errorResponse('Missing or unknown key'),
       },
       async handler({ key, res }) {
-        if (!key) throw notFound('key not found');
+        if (!key) throw new NotFoundError('key not found; check the key, or create one with POST /api/keys');
         res.json({ key_id: key.id, created_at: key.created_at, email_verified: key.verified && !!key.email, ...(await usageOf(key)) });
       },
     }),
@@ -113,7 +113,7 @@ export function keyRoutes(deps: AppDeps) {
         401: errorResponse('No key or an invalid key'),
       },
       async handler({ key, res }) {
-        if (!key) throw new HttpError(401, 'an API key is required');
+        if (!key) throw new UnauthorizedError('an API key is required; create one with POST /api/keys');
         res.json(await usageOf(key));
       },
     }),
@@ -133,7 +133,7 @@ export function keyRoutes(deps: AppDeps) {
       },
       async handler({ query, res }) {
         const key = await deps.keys.verify(query.token);
-        if (!key) throw new HttpError(400, 'token is invalid or expired (verification links are valid for 24 hours and work once)');
+        if (!key) throw new BadInputError('token is invalid or expired (verification links are valid for 24 hours and work once)');
         if (deps.config.VERIFY_REDIRECT_URL) {
           res.redirect(302, deps.config.VERIFY_REDIRECT_URL);
           return;

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { notFound } from '../errors.js';
+import { NotFoundError } from '../../errors/index.js';
 import { defineRoute, qUrl, errorResponse } from '../route.js';
 import { screenshotDiff } from '../../diff/screenshot-diff.js';
-import { DiffStore, diffIdPattern, diffImageNames, newDiffId } from '../../diff/diff-store.js';
+import { diffIdPattern, diffImageNames, newDiffId } from '../../diff/diff-store.js';
 
-const keptSeconds = 7 * 24 * 3600;
 
 const diffBody = z
   .object({
@@ -39,7 +38,7 @@ const diffResult = z.object({
 
 export function screenshotDiffRoutes(deps: AppDeps) {
   const c = deps.config;
-  const store = new DiffStore(deps.redis, c.REDIS_PREFIX, keptSeconds);
+  const store = deps.diffs;
   const imageUrl = (id: string, image: string) => `${c.baseUrl}/api/screenshot/diff/${id}/${image}`;
 
   return [
@@ -94,7 +93,7 @@ export function screenshotDiffRoutes(deps: AppDeps) {
           baseline_status: result.baselineStatus,
           candidate_status: result.candidateStatus,
           images: { baseline: imageUrl(id, 'baseline'), candidate: imageUrl(id, 'candidate'), diff: imageUrl(id, 'diff') },
-          expires_at: new Date(Date.now() + keptSeconds * 1000).toISOString(),
+          expires_at: new Date(Date.now() + store.ttlSeconds * 1000).toISOString(),
         });
       },
     }),
@@ -116,7 +115,7 @@ export function screenshotDiffRoutes(deps: AppDeps) {
       },
       async handler({ params, res }) {
         const png = await store.load(params.id, params.image);
-        if (!png) throw notFound(`diff ${params.id} is unknown (images are kept 7 days)`);
+        if (!png) throw new NotFoundError(`diff ${params.id} is unknown (images are kept 7 days)`);
         res.set('Cache-Control', 'public, max-age=86400, immutable').type('image/png').send(png);
       },
     }),

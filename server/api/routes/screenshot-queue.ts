@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { HttpError, notFound } from '../errors.js';
+import { JobFailedError, NotFoundError, TargetRefusedError, TierTooLowError, UnauthorizedError } from '../../errors/index.js';
+import { assertWebhookTarget } from '../../jobs/webhook-target.js';
 import { defineRoute, qUrl, errorResponse } from '../route.js';
 import type { KeyRecord } from '../../keys/key-store.js';
 
@@ -19,10 +20,18 @@ const statusRecord = z.object({
   webhook: z
     .object({
       url: z.string(),
+      state: z
+        .enum(['scheduled', 'retrying', 'delivered', 'failed'])
+        .nullable()
+        .describe('null until the job finishes; `failed` after the last attempt (or a 410 Gone)'),
       delivered: z.boolean(),
+      last_status: z.number().int().nullable().describe("The receiver's status on the last attempt; null when it could not be reached"),
+      last_error: z.string().nullable(),
+      next_attempt_at: z.string().nullable().describe('When the next retry runs, at the latest (ISO 8601)'),
       attempts: z.array(z.object({ attempt: z.number().int(), at: z.string(), status: z.number().int().nullable(), error: z.string().nullable() })),
     })
-    .nullable(),
+    .nullable()
+    .describe('Delivery of the webhook, when the job has a webhook_url'),
 });
 
 const resultRecord = z.object({
@@ -35,10 +44,9 @@ const resultRecord = z.object({
 });
 
 /** Pro or business, and verified (DESIGN.md "Queue"). */
-function assertQueueTier(key: KeyRecord | null) {
-  if (!key) throw new HttpError(401, 'an API key is required');
+function assertQueueTier(key: KeyRecord) {
   if (!['pro', 'business'].includes(key.tier) || !key.verified) {
-    throw new HttpError(402, `the screenshot queue needs a verified key of tier pro or business; this key is ${key.tier}`);
+    throw new TierTooLowError(`the screenshot queue needs a verified key of tier pro or business; this key is ${key.tier}. Ask the operator for a paid tier, or use GET /api/screenshot`);
   }
 }
 
@@ -46,9 +54,9 @@ export function screenshotQueueRoutes(deps: AppDeps) {
   const base = deps.config.baseUrl;
 
   const load = async (id: string, key: KeyRecord | null) => {
-    if (!key) throw new HttpError(401, 'an API key is required');
+    if (!key) throw new UnauthorizedError('an API key is required; create one with POST /api/keys');
     const job = await deps.jobs.find(id, key.hash);
-    if (!job) throw notFound(`job ${id} is unknown (results are kept 24 hours)`);
+    if (!job) throw new NotFoundError(`job ${id} is unknown (results are kept 24 hours)`);
     return job;
   };
 
@@ -59,9 +67,10 @@ export function screenshotQueueRoutes(deps: AppDeps) {
       path: '/api/screenshot/queue',
       summary: 'Queue a screenshot; poll its status or receive it on a webhook',
       description:
-        'Needs a verified key of tier pro or business (402 otherwise). Answers 202 with a job id at once. Job states: queued → processing → completed | failed (after 3 attempts). Results are kept 24 hours. With `webhook_url`, the result body is POSTed there, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`: HMAC-SHA256 with the `webhook_secret` shown at key creation), retried with exponential backoff; every attempt is listed in the job status.',
+        'Needs a verified key of tier pro or business (402 otherwise). Answers 202 with a job id at once. Job states: queued → processing → completed | failed (after 3 attempts). Results are kept 24 hours. With `webhook_url` (its host must resolve to a public address, else 400), the result body is POSTed there once the job completes, or `{job_id, url, status: "failed", error, code}` once it failed, signed per Standard Webhooks (`webhook-id`, the same on every attempt so receivers can drop duplicates; `webhook-timestamp`; `webhook-signature`: HMAC-SHA256 with the `webhook_secret` shown at key creation). Any 2xx answer counts as delivered; other answers and timeouts are retried with exponential backoff and jitter, a 410 stops the retries. The delivery is its own job, scheduled before the screenshot job completes, so a worker that dies loses nothing; its state, last status and every attempt are in the job status.',
       key: 'required',
       limit: 'queue',
+      keyCheck: assertQueueTier,
       body: z
         .object({
           url: qUrl(),
@@ -74,14 +83,16 @@ export function screenshotQueueRoutes(deps: AppDeps) {
         .strict(),
       responses: {
         202: { description: 'Queued', content: { 'application/json': z.object({ job_id: z.string(), status: z.literal('queued'), message: z.string(), status_url: z.string() }) } },
-        400: errorResponse('Invalid body or refused target'),
+        400: errorResponse('Invalid body, a refused target, or a webhook_url whose host does not resolve or is refused'),
         401: errorResponse('Missing or invalid key'),
         402: errorResponse('Tier below pro'),
       },
       async handler({ body, key, res }) {
-        assertQueueTier(key);
-        deps.http.policy.assertUrl(body.url);
-        if (body.webhook_url) await deps.http.policy.assertResolvable(body.webhook_url);
+        // A refused target is the caller's to fix now; one that does not resolve yet is the job's to retry.
+        await deps.http.policy.assertResolvable(body.url).catch((err: unknown) => {
+          if (err instanceof TargetRefusedError) throw err;
+        });
+        if (body.webhook_url) await assertWebhookTarget(deps.http.policy, body.webhook_url);
         const id = await deps.jobs.enqueue({ ...body, owner: key!.hash });
         res.status(202).json({
           job_id: id,
@@ -106,7 +117,7 @@ export function screenshotQueueRoutes(deps: AppDeps) {
       async handler({ params, key, res }) {
         const job = await load(params.job_id, key);
         const status = await deps.jobs.status(job);
-        const attempts = job.data.webhook_url ? await deps.jobs.webhookAttempts(params.job_id) : [];
+        const webhook = job.data.webhook_url ? await deps.jobs.webhookStatus(params.job_id) : null;
         res.json({
           job_id: params.job_id,
           status,
@@ -116,9 +127,7 @@ export function screenshotQueueRoutes(deps: AppDeps) {
           result_url: status === 'completed' ? `${base}/api/screenshot/result/${params.job_id}` : null,
           error: status === 'failed' ? (job.failedReason ?? 'failed') : null,
           attempts: job.attemptsMade,
-          webhook: job.data.webhook_url
-            ? { url: job.data.webhook_url, delivered: attempts.some((a) => a.error === null), attempts }
-            : null,
+          webhook: job.data.webhook_url && webhook ? { url: job.data.webhook_url, ...webhook } : null,
         });
       },
     }),
@@ -139,10 +148,11 @@ export function screenshotQueueRoutes(deps: AppDeps) {
       async handler({ params, key, res }) {
         const job = await load(params.job_id, key);
         const status = await deps.jobs.status(job);
-        if (status === 'completed' && job.returnvalue) {
-          res.json(job.returnvalue);
+        const outcome = status === 'completed' ? await deps.jobs.outcome(params.job_id) : null;
+        if (outcome && !('error' in outcome)) {
+          res.json(outcome);
         } else if (status === 'failed') {
-          throw new HttpError(422, `the job failed: ${job.failedReason ?? 'unknown error'}`);
+          throw new JobFailedError(`the job failed: ${job.failedReason ?? 'unknown error'}`);
         } else {
           res.status(202).json({ job_id: params.job_id, status, message: 'The screenshot is not ready yet; try again shortly.' });
         }

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { HttpError, badRequest } from '../errors.js';
+import { BadInputError, UnauthorizedError, httpReply } from '../../errors/index.js';
 import { defineRoute, qBool, qInt, qUrl, errorResponse } from '../route.js';
 import { captureScreenshot, type ScreenshotOptions } from '../../render/screenshot.js';
 import { viewportNames, viewportPresets } from '../../render/viewports.js';
-import { innermostMessage } from '../../net/safe-http.js';
 
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 const optionalText = (max: number, what: string) =>
@@ -140,9 +139,9 @@ export function screenshotRoutes(deps: AppDeps) {
       },
       async handler({ query: q, key, res }) {
         if ((q.http_username || q.http_password) && !key) {
-          throw new HttpError(401, 'http_username and http_password require an API key');
+          throw new UnauthorizedError('http_username and http_password require an API key; create one with POST /api/keys');
         }
-        if (!key && q.delay > 10_000) throw badRequest('delay must be at most 10000 without an API key (30000 with one)');
+        if (!key && q.delay > 10_000) throw new BadInputError('delay must be at most 10000 without an API key (30000 with one)');
         const shot = await render({
           url: q.url,
           viewport: q.viewport,
@@ -206,11 +205,9 @@ export function screenshotRoutes(deps: AppDeps) {
               });
               return { ...item, image: shot.body.toString('base64'), target_status: shot.targetStatus, error: null };
             } catch (err) {
-              if (!(err instanceof HttpError) && !(err as { code?: string }).code?.startsWith('ERR_BLOCKED')) {
-                deps.log.warn({ err }, 'batch item failed');
-              }
-              const message = err instanceof HttpError ? err.message : innermostMessage(err);
-              return { ...item, image: null, target_status: null, error: message };
+              const reply = httpReply(err);
+              if (reply.internal) deps.log.error({ err }, 'batch item failed');
+              return { ...item, image: null, target_status: null, error: reply.body.error };
             }
           }),
         );

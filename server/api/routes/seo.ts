@@ -3,7 +3,22 @@ import type { AppDeps } from '../deps.js';
 import { defineRoute, qBool, qUrl, targetFailures } from '../route.js';
 import { targetHttpError } from '../target-error.js';
 import { auditSeo, seoRubric } from '../../seo/seo-audit.js';
-import { seoWeights, type SeoCheckName } from '../../seo/seo-checks.js';
+import { seoCheckSpecs, type SeoCheckName } from '../../seo/seo-checks.js';
+
+const elementRef = z.object({
+  selector: z.string().describe('Short CSS path (up to four levels, tag#id or tag.class), as Lighthouse shows it'),
+  snippet: z.string().describe('The opening tag, long attribute values cut at 75 characters'),
+});
+
+const seoItem = z.object({
+  reason: z.string().describe("Why it fails, in Lighthouse's words where Lighthouse has them"),
+  element: elementRef.optional().describe('The element that fails'),
+  robots_txt: z.object({ line: z.number().int().describe('1-based line number'), content: z.string().describe('The line as served') }).optional()
+    .describe('The robots.txt line that fails or blocks the page'),
+  header: z.string().optional().describe('The response header, as "name: value"'),
+  url: z.string().optional().describe('The URL involved: link destination, canonical, robots.txt, image src'),
+  text: z.string().optional().describe('Link text or language tag'),
+});
 
 const seoCheck = z.object({
   pass: z.boolean(),
@@ -11,28 +26,12 @@ const seoCheck = z.object({
   message: z.string(),
   weight: z.number().int().describe('Points this check is worth'),
   recommendation: z.string().describe('What to do; empty when the check passes'),
+  source: z.enum(['lighthouse', 'sitelens']).describe('"lighthouse": the rules of the Lighthouse SEO audit in lighthouse_audit; "sitelens": our own check'),
+  lighthouse_audit: z.string().nullable().describe('Id of the Lighthouse audit reproduced (is-crawlable, canonical, …); null for our own checks'),
+  applicable: z.boolean().describe('False when there was nothing to check (Lighthouse\'s "not applicable"); pass is then true'),
+  items: z.array(seoItem).describe('What fails: one entry per element, robots.txt line or header; empty when the check passes'),
+  warnings: z.array(z.string()).describe('Notes that do not change the verdict (e.g. crawlers blocked while others may index)'),
 });
-
-const checkDescriptions: Record<SeoCheckName, string> = {
-  http_status: 'HTTP status is 2xx',
-  robots_directives: 'no noindex/nofollow/none in the robots meta tag or X-Robots-Tag',
-  title: '<title> present, 10-60 characters',
-  meta_description: 'meta description 50-160 characters',
-  h1: 'exactly one h1',
-  image_alt: 'every <img> has an alt attribute',
-  canonical: 'canonical link present, absolute and on the same site',
-  https: 'final URL uses HTTPS',
-  viewport: 'viewport meta with width=device-width',
-  open_graph: 'og:title, og:description, og:image and og:url present',
-  heading_hierarchy: 'heading levels are not skipped',
-  lang: '<html lang> present',
-  page_weight: 'HTML at most 500 KB',
-  twitter_card: 'twitter:card present',
-  robots_txt: '/robots.txt answers 200',
-  sitemap: 'sitemap (from robots.txt or /sitemap.xml) answers 200 with a urlset or sitemapindex',
-  structured_data: 'at least one JSON-LD block and all of them parse',
-  link_text: 'no link with non-descriptive text such as "click here" or "read more"',
-};
 
 export const seoReport = z.object({
   url: z.string(),
@@ -40,10 +39,17 @@ export const seoReport = z.object({
   status_code: z.number().int(),
   score: z.number().int().min(0).max(100).describe('Sum of the weights of passing checks'),
   checks: z.object(
-    Object.fromEntries(Object.keys(seoWeights).map((k) => [k, seoCheck.describe(`${checkDescriptions[k as SeoCheckName]} (weight ${seoWeights[k as SeoCheckName]})`)])) as Record<SeoCheckName, typeof seoCheck>,
+    Object.fromEntries(
+      Object.entries(seoCheckSpecs).map(([k, spec]) => [
+        k,
+        seoCheck.describe(`${spec.rule} (weight ${spec.weight}; ${spec.lighthouse_audit ? `Lighthouse audit ${spec.lighthouse_audit}` : 'SiteLens check'})`),
+      ]),
+    ) as Record<SeoCheckName, typeof seoCheck>,
   ),
   recommendations: z.array(z.string()).describe('One sentence per failed check, most important first'),
   rendered: z.boolean().describe('True when the DOM was audited after Chromium ran the page scripts'),
+  lighthouse_version: z.string().describe('The Lighthouse release whose SEO audit rules the checks with source "lighthouse" apply'),
+  warnings: z.array(z.string()).describe('What could not be read, e.g. a Link header that does not parse'),
   timestamp: z.string(),
 });
 

@@ -4,9 +4,12 @@ import express from 'express';
 import { z } from 'zod';
 import { apis, serviceVersion, type ApiName } from '../api-names.js';
 import type { AppDeps } from '../deps.js';
-import { notFound } from '../errors.js';
+import { NotFoundError } from '../../errors/index.js';
 import { defineRoute, type AnyRoute, errorResponse } from '../route.js';
-import { buildApisJson, buildOpenApi, buildPostman } from '../../openapi/build.js';
+import { buildApisJson } from '../../openapi/apis-json.js';
+import { buildOpenApi } from '../../openapi/build.js';
+import { buildPostman } from '../../openapi/postman.js';
+import { faviconSvg } from '../../public/favicon.js';
 import { docsPage } from '../../public/docs-page.js';
 
 const apiNames = Object.keys(apis) as [ApiName, ...ApiName[]];
@@ -19,6 +22,7 @@ export function serviceRoutes(deps: AppDeps, routes: () => AnyRoute[]) {
       method: 'get',
       path: '/api/health',
       summary: 'Service health and discovery',
+      description: 'Whether the service and its store (Redis) answer, its version and uptime, and where each API and document is. 503 with the same record when Redis is down.',
       key: 'none',
       responses: {
         200: {
@@ -33,7 +37,7 @@ export function serviceRoutes(deps: AppDeps, routes: () => AnyRoute[]) {
               docs: z.string(),
               pricing: z.string(),
               openapi: z.string(),
-              redis: z.enum(['ok', 'unavailable']),
+              redis: z.enum(['ok', 'unavailable']).describe('`unavailable`: endpoints that need the store answer 503 with Retry-After until it is back; status is then `degraded`'),
             }),
           },
         },
@@ -41,7 +45,9 @@ export function serviceRoutes(deps: AppDeps, routes: () => AnyRoute[]) {
       async handler({ res }) {
         const redisOk = await deps.redis.ping().then(() => true, () => false);
         const seconds = Math.floor((Date.now() - deps.startedAt) / 1000);
-        res.status(redisOk ? 200 : 503).json({
+        // 200 either way: a load balancer that drops every instance while Redis is away would
+        // leave callers with its own error page instead of our 503s with Retry-After.
+        res.json({
           status: redisOk ? 'ok' : 'degraded',
           version: serviceVersion,
           uptime_seconds: seconds,
@@ -60,15 +66,17 @@ export function serviceRoutes(deps: AppDeps, routes: () => AnyRoute[]) {
       path: '/openapi/:name',
       noNotice: true,
       summary: 'OpenAPI 3.1 document of one API',
+      description: `Generated from the same schemas that check requests. Names: ${apiNames.join(', ')}.`,
       key: 'none',
-      params: z.object({ name: z.string() }),
+      params: z.object({ name: z.string().max(100).describe(`One of ${apiNames.join(', ')}`).meta({ example: 'deadlinks' }) }),
       responses: {
         200: { description: 'OpenAPI document', content: { 'application/json': z.object({ openapi: z.string() }).loose() } },
         404: errorResponse('Unknown API name'),
       },
       handler({ params, res }) {
-        if (!(params.name in apis)) {
-          throw notFound(`unknown API name ${JSON.stringify(params.name)}; known: ${apiNames.join(', ')}`);
+        // Own keys only: `__proto__` or `toString` are no API's name.
+        if (!Object.hasOwn(apis, params.name)) {
+          throw new NotFoundError(`unknown API name ${JSON.stringify(params.name)}; known: ${apiNames.join(', ')}`);
         }
         res.json(buildOpenApi(params.name as ApiName, routes(), base));
       },
@@ -79,10 +87,12 @@ export function serviceRoutes(deps: AppDeps, routes: () => AnyRoute[]) {
       path: '/postman.json',
       noNotice: true,
       summary: 'Postman collection of every API',
+      description:
+        'A Postman v2.1 collection converted from the OpenAPI documents, one folder per API. Collection variables: `baseUrl`, `apiKey` (sent as X-API-Key), `targetUrl` and `targetHost` (the site the examples analyse); ids that replies hand out (`job_id`, `id`) fill the variables of the requests after them. Runs as is with newman.',
       key: 'none',
-      responses: { 200: { description: 'Postman v2.1 collection' } },
-      handler({ res }) {
-        res.json(buildPostman(routes(), base));
+      responses: { 200: { description: 'Postman v2.1 collection', content: { 'application/json': z.object({ info: z.object({ name: z.string() }).loose() }).loose() } } },
+      async handler({ res }) {
+        res.json(await buildPostman(routes(), base));
       },
     }),
     defineRoute({
@@ -91,8 +101,9 @@ export function serviceRoutes(deps: AppDeps, routes: () => AnyRoute[]) {
       path: '/apis.json',
       noNotice: true,
       summary: 'apis.json discovery document',
+      description: 'Every API with its OpenAPI document, the Postman collection and the documentation page, in the APIs.json 0.19 format.',
       key: 'none',
-      responses: { 200: { description: 'apis.json' } },
+      responses: { 200: { description: 'apis.json', content: { 'application/json': z.object({ name: z.string(), apis: z.array(z.object({ name: z.string() }).loose()) }).loose() } } },
       handler({ res }) {
         res.json(buildApisJson(base));
       },
@@ -109,10 +120,26 @@ export function serviceRoutes(deps: AppDeps, routes: () => AnyRoute[]) {
         res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
       },
     }),
+    ...['/favicon.svg', '/favicon.ico'].map((path) =>
+      defineRoute({
+        api: 'keys',
+        method: 'get',
+        path,
+        ignoresQuery: true,
+        summary: 'The service icon',
+        key: 'none',
+        hidden: true,
+        responses: { 200: { description: 'SVG icon' } },
+        handler({ res }) {
+          res.set('Cache-Control', 'public, max-age=86400').type('image/svg+xml').send(faviconSvg);
+        },
+      }),
+    ),
     defineRoute({
       api: 'keys',
       method: 'get',
       path: '/',
+      ignoresQuery: true,
       summary: 'Documentation page',
       key: 'none',
       hidden: true,

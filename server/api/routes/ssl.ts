@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { badRequest } from '../errors.js';
+import { BadInputError } from '../../errors/index.js';
 import { defineRoute, errorResponse, targetFailures } from '../route.js';
 import { targetHttpError } from '../target-error.js';
 import { checkTls, parseDomain } from '../../tls/tls-check.js';
@@ -72,7 +72,7 @@ export function sslRoutes(deps: AppDeps) {
       },
       async handler({ query, res }) {
         const target = parseDomain(query.domain);
-        if (!target) throw badRequest('domain must be a host name, optionally with :port (e.g. example.com or example.com:8443), without a path');
+        if (!target) throw new BadInputError('domain must be a host name, optionally with :port (e.g. example.com or example.com:8443), without a path');
         const report = await checkTls(
           { ...target, timeoutMs: Math.min(deps.config.FETCH_TIMEOUT_MS, 10_000) },
           { policy: deps.http.policy, ca: deps.tlsCa },

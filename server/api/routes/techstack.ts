@@ -1,20 +1,28 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { HttpError } from '../errors.js';
+import { DependencyDownError } from '../../errors/index.js';
 import { defineRoute, qBool, qUrl, errorResponse, targetFailures } from '../route.js';
 import { targetHttpError } from '../target-error.js';
 import { checkTechstack } from '../../techstack/techstack-check.js';
 
 export const detectedTechnology = z.object({
   name: z.string(),
-  version: z.string().nullable().describe('Version when a fingerprint captures one'),
-  confidence: z.number().int().min(0).max(100).describe('Sum of the matched patterns\' confidence, at most 100'),
+  version: z.string().nullable().describe('The highest version seen on the page (semver order); null when no pattern names one'),
+  versions: z
+    .array(z.string())
+    .describe('Every distinct version seen on the page, highest first: two builds of one library are both listed; empty when none'),
+  confidence: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .describe("Sum of the matched patterns' confidence, at most 100; for an implied technology, the implier's confidence capped by the implication's"),
   categories: z.array(z.string()),
   website: z.string().nullable(),
   evidence: z
     .array(
       z.object({
-        type: z.enum(['header', 'cookie', 'meta', 'script_src', 'script', 'html', 'url', 'js', 'dom', 'implied']),
+        type: z.enum(['header', 'cookie', 'meta', 'script_src', 'script', 'html', 'url', 'js', 'dom', 'text', 'css', 'xhr', 'implied']),
         name: z.string().optional().describe('Header, cookie or meta name, JS global or CSS selector'),
         value: z.string().describe('The text that matched, or the implying technology'),
       }),
@@ -41,7 +49,7 @@ export function techstackRoutes(deps: AppDeps) {
       path: '/api/techstack',
       summary: 'Detect the technologies a site uses',
       description:
-        'Fetches the page once and matches 7,500+ Wappalyzer-format fingerprints (enthec/webappanalyzer data, GPL-3.0) against its response headers, cookies, meta tags, script URLs, inline scripts, HTML and URL; with render=true the page is loaded in Chromium and JavaScript globals (`js`) and DOM patterns (`dom`) are matched too. `implies`, `excludes`, `requires`, confidence and version captures are honoured. Technologies are grouped by category.',
+        'Fetches the page once and matches 7,500+ Wappalyzer-format fingerprints (enthec/webappanalyzer data, GPL-3.0) as the Wappalyzer engine applies them: every response header line (a repeated header is several lines), every cookie, meta tag, script URL and inline script, the HTML, the URL, and `dom` selectors on every matching element (`exists`, `text`, `attributes`). With render=true the page is loaded in Chromium: JavaScript globals (`js`), element `properties`, the bodies of the scripts the page loaded and the rendered DOM are matched too. Then `requires` / `requiresCategory` (a technology counts once one thing it requires is found), `excludes` (one side stays: the one that names the other, or for a mutual pair the stronger evidence: confidence, then a version, then rules matched), and `implies` from what remains (the implied technology carries the implier\'s confidence, capped by the implication\'s `\\;confidence:`). Technologies are grouped by category.',
       key: 'optional',
       limit: 'techstack',
       query: z.object({
@@ -63,7 +71,7 @@ export function techstackRoutes(deps: AppDeps) {
 export async function runTechstack(deps: AppDeps, url: string, render = false) {
   await deps.techDetector.ready().catch((err: Error) => {
     deps.log.error({ err: err.message }, 'fingerprint data unavailable');
-    throw new HttpError(503, 'technology fingerprints are not installed on this server; the operator must run scripts/fetch-fingerprints.sh');
+    throw new DependencyDownError('fingerprints', 'technology fingerprints are not installed on this server; the operator must run scripts/fetch-fingerprints.sh', 3600);
   });
   return checkTechstack(
     { url, render, maxBytes: deps.config.ANALYSIS_MAX_BYTES, timeoutMs: deps.config.FETCH_TIMEOUT_MS },

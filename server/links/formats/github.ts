@@ -1,4 +1,5 @@
 import type { DeadLinkReport, LinkItem } from '../report.js';
+import { placesOf } from './places.js';
 
 /** Workflow-command escaping of the message part. */
 const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -12,17 +13,19 @@ const describe = (i: LinkItem) => {
 };
 
 function annotation(level: 'error' | 'warning', title: string, message: string, item: LinkItem): string[] {
-  if (item.file) {
-    const lines = item.lines?.length ? item.lines : [item.line ?? 1];
-    return lines.map((line) => `::${level} file=${escapeProp(item.file ?? '')},line=${line},title=${escapeProp(title)}::${escapeData(message)}`);
-  }
-  const where = item.found_on.length ? ` on ${item.found_on.join(', ')}` : '';
-  return [`::${level} title=${escapeProp(title)}::${escapeData(message + where)}`];
+  return placesOf(item).map((place) => {
+    if (!place) {
+      const where = item.found_on.length ? ` on ${item.found_on.join(', ')}` : '';
+      return `::${level} title=${escapeProp(title)}::${escapeData(message + where)}`;
+    }
+    const col = place.column !== undefined ? `,col=${place.column}` : '';
+    return `::${level} file=${escapeProp(place.file)},line=${place.line}${col},title=${escapeProp(title)}::${escapeData(message)}`;
+  });
 }
 
 /**
- * GitHub Actions workflow commands: `::error` per broken link (with file and line when
- * known), `::warning` per warning (missing fragment, rate limited), a final `::notice`.
+ * GitHub Actions workflow commands: `::error` per broken link (per file, line and column
+ * when known), `::warning` per warning (missing fragment, rate limited), a final `::notice`.
  */
 export function toGithubAnnotations(report: DeadLinkReport): string {
   const out: string[] = [];

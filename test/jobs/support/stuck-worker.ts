@@ -6,6 +6,7 @@
 import { Worker } from 'bullmq';
 import { SCREENSHOT_QUEUE } from '../../../server/jobs/screenshot-jobs.js';
 import { createConfig } from '../../../server/config.js';
+import { MAX_STALLS } from '../../../server/workers/stalls.js';
 
 const config = createConfig(process.env);
 const url = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
@@ -16,5 +17,5 @@ new Worker(
     console.log(`took ${job.id}`);
     return new Promise(() => undefined);
   },
-  { connection: { ...connection, maxRetriesPerRequest: null }, prefix: `${config.REDIS_PREFIX}bull`, lockDuration: config.JOB_LOCK_MS, stalledInterval: config.JOB_STALLED_INTERVAL_MS },
+  { connection: { ...connection, maxRetriesPerRequest: null }, prefix: `${config.REDIS_PREFIX}bull`, lockDuration: config.JOB_LOCK_MS, stalledInterval: config.JOB_STALLED_INTERVAL_MS, maxStalledCount: MAX_STALLS + 1 },
 );

@@ -1,0 +1,82 @@
+import { count } from '../../../server/report-markdown/blocks.js';
+import { code } from '../../../server/report-markdown/escape.js';
+import type { ApiClient, Query } from '../../shared/src/api-client.js';
+import { pullRequestChanges } from './changed-lines/pull-request-diff.js';
+import { checkDocuments } from './documents/check-documents.js';
+import { findReadme, git, repositoryPaths } from './documents/repository-paths.js';
+import { matchWorkspaceFiles, readDocuments } from './documents/workspace-files.js';
+import type { DeadlinkReport } from './report.js';
+import type { DeadlinksSettings } from './settings.js';
+
+export interface Checked {
+  report: DeadlinkReport;
+  /** Markdown lines for the report's header: what was in scope, what was left out. */
+  notes: string[];
+  /** Base URL of links to a file's lines (`…/blob/<commit>/`). */
+  sourceUrl?: string;
+}
+
+/** Checks what the settings name, through the API, and says what was in scope. */
+export async function checkTarget(api: ApiClient, s: DeadlinksSettings): Promise<Checked> {
+  const t = s.target;
+  const notApplicable = s.changedOnly ? ['`changed_only` applies to repository files (`files`, or this repository\'s README): every link was checked.'] : [];
+  if (t.kind === 'site') {
+    const report = await api.get<DeadlinkReport>('/api/deadlinks', { url: t.url, mode: t.mode, max_pages: t.maxPages, render: t.render ? undefined : false, ...common(s) });
+    return { report, notes: notApplicable };
+  }
+  if (t.kind === 'github') return checkReadmeRemotely(api, s, t.repository, t.ref, notApplicable);
+  const ws = s.github.workspace;
+  if (t.kind === 'readme') {
+    const { paths } = await repositoryPaths(ws, []);
+    const readme = findReadme(paths);
+    if (!readme) {
+      const note = 'No README in the workspace (add `actions/checkout` before this step): it was fetched by the API through the GitHub API, which reaches public repositories only.';
+      return checkReadmeRemotely(api, s, s.github.repository, s.github.pullRequest?.headSha, [note, ...notApplicable]);
+    }
+    return checkCheckout(api, s, [readme], `the README (${code(readme, 'text')}) from the checkout`);
+  }
+  const matched = await matchWorkspaceFiles(ws, t.patterns);
+  if (!matched.paths.length) {
+    throw new Error(`input files: no file of the workspace matches ${t.patterns.map((p) => JSON.stringify(p)).join(', ')} (is there an actions/checkout step before this one?)`);
+  }
+  const result = await checkCheckout(api, s, matched.paths, `${count(matched.paths.length, 'file')} matching ${t.patterns.map((p) => code(p, 'text')).join(', ')}`, t.siteRoot);
+  if (matched.skipped.length) result.notes.push(`Not read: ${matched.skipped.map((p) => code(p, 'text')).join(', ')}.`);
+  return result;
+}
+
+/** Options of every mode, as the GET endpoint takes them. */
+const common = (s: DeadlinksSettings): Query => ({
+  exclude: s.api.exclude,
+  accept: s.api.accept.join(','),
+  check_only: s.api.checkOnly,
+  fragments: s.api.fragments,
+  max_duration: s.api.maxDuration,
+  format: 'json',
+});
+
+async function checkReadmeRemotely(api: ApiClient, s: DeadlinksSettings, repository: string, ref: string | undefined, notes: string[]): Promise<Checked> {
+  const report = await api.get<DeadlinkReport>('/api/deadlinks', { github: repository, ref, ...common(s) });
+  return { report, notes, sourceUrl: `${s.github.serverUrl}/${repository}/blob/${ref ?? 'HEAD'}/` };
+}
+
+/** Files of the checkout through the documents endpoint; with changed_only on a pull request, only its changed lines. */
+async function checkCheckout(api: ApiClient, s: DeadlinksSettings, documentPaths: string[], what: string, siteRoot?: string): Promise<Checked> {
+  const ws = s.github.workspace;
+  const { documents, binary } = await readDocuments(ws, documentPaths);
+  const { paths } = await repositoryPaths(ws, documentPaths);
+  const notes = [`Checked ${what}, relative links against the repository's ${count(paths.length, 'path')}.`];
+  if (binary.length) notes.push(`${count(binary.length, 'binary file')} not sent (no links to read): ${binary.slice(0, 5).map((p) => code(p, 'text')).join(', ')}${binary.length > 5 ? ', …' : ''}.`);
+  let changed;
+  if (s.changedOnly && s.github.pullRequest) {
+    const c = await pullRequestChanges(ws, s.github.pullRequest, s.github, s.githubToken);
+    changed = c.lines;
+    const inScope = documents.map((d) => c.lines.get(d.path)).filter((l) => l !== undefined && l.length);
+    notes.push(`Only links on lines this pull request adds or changes were checked (\`changed_only\`): ${count(inScope.length, 'changed file')} of these (diff from ${c.from}).`);
+  } else if (s.changedOnly) {
+    notes.push(`\`changed_only\`: this is a \`${s.github.eventName || 'local'}\` run, not a pull request, so every link was checked.`);
+  }
+  const head = (await git(ws, ['rev-parse', 'HEAD']))?.trim();
+  const repositoryUrl = `${s.github.serverUrl}/${s.github.repository}`;
+  const result = await checkDocuments(api, { ...s.api, keyed: s.api.key !== undefined }, { documents, paths, repositoryUrl, siteRoot, changed });
+  return { report: result.report, notes: [...notes, ...result.notes], sourceUrl: head ? `${repositoryUrl}/blob/${head}/` : undefined };
+}

@@ -1,0 +1,56 @@
+import * as core from '@actions/core';
+import { count } from '../../../server/report-markdown/blocks.js';
+import { stepSummaryLimit } from '../../../server/report-markdown/budget.js';
+import { renderDeadLinks, type DeadLinksOptions } from '../../../server/report-markdown/dead-links.js';
+import { link } from '../../../server/report-markdown/escape.js';
+import { emitAnnotations } from '../../shared/src/annotations.js';
+import { runContext } from '../../shared/src/github-env.js';
+import { artifactNotes, publishRunFailure, upsertComment, writeSummary, type CommentOptions } from '../../shared/src/report-io.js';
+import type { ArtifactUpload } from '../../shared/src/upload-step.js';
+import { linkAnnotations } from './annotations.js';
+import type { CheckOutcome } from './check-phase.js';
+import { verdict, type DeadlinkReport } from './report.js';
+import type { DeadlinksSettings } from './settings.js';
+
+/**
+ * Reports what the check step found: annotations, job summary, PR comment, outputs and the
+ * verdict, linking the report's workflow artifact when the upload step made one. Without a
+ * report, the reason goes on top of the previous comment instead of replacing it.
+ */
+export async function publishPhase(s: DeadlinksSettings, outcome: CheckOutcome, report: DeadlinkReport | undefined, upload: ArtifactUpload): Promise<void> {
+  const comment: CommentOptions = { action: 'deadlinks', key: s.comment.key, enabled: s.comment.enabled, token: s.githubToken, github: s.github };
+  const context = runContext(s.github);
+  if (!report || !outcome.reportFile) {
+    const failure = { title: 'Dead links', reason: outcome.failure ?? 'no report', context };
+    return publishRunFailure(comment, failure);
+  }
+
+  const v = verdict(report, s.failOn);
+  const notes = [...outcome.notes, ...artifactNotes(upload, outcome.reportFile)];
+  const options: DeadLinksOptions = {
+    context,
+    notes,
+    sourceUrl: outcome.sourceUrl,
+    fullReport: upload.kind === 'uploaded' ? `The ${link('full JSON report', upload.url)} lists every link.` : 'The JSON report (the `report` output) lists every link.',
+  };
+
+  if (s.annotations) emitAnnotations(linkAnnotations(report, !v.pass), { cap: s.maxAnnotations, what: 'links' });
+  await writeSummary(renderDeadLinks(report, { ...options, limit: stepSummaryLimit }));
+  await upsertComment(comment, (limit) => renderDeadLinks(report, { ...options, limit }));
+  core.setOutput('health_score', report.summary.health_score);
+  core.setOutput('broken_count', report.broken_count);
+  core.setOutput('pass', v.pass);
+  core.setOutput('report', outcome.reportFile);
+  core.setOutput('artifact_url', upload.kind === 'uploaded' ? upload.url : '');
+
+  const broken = count(report.broken_count, 'broken link');
+  if (v.fail) {
+    core.setFailed(
+      v.gated
+        ? `Dead-link gate failed: health score ${report.summary.health_score}${s.gate.threshold !== undefined ? ` (needs ≥ ${s.gate.threshold})` : ''}, ${broken}${s.gate.maxBroken !== undefined ? ` (at most ${s.gate.maxBroken})` : ''}.`
+        : `${broken} found (set fail_on: never to report without failing).`,
+    );
+  } else if (v.pass) {
+    core.info(v.gated ? `Dead-link gate passed: health score ${report.summary.health_score}, ${broken}.` : `No broken links among ${count(report.total_links_checked, 'link')}.`);
+  }
+}

@@ -1,0 +1,69 @@
+import type { Response } from 'express';
+import { DependencyDownError, JobFailedError, NotFoundError, asDomainError, httpReply } from '../../errors/index.js';
+import type { CompareJob } from '../../jobs/compare-jobs.js';
+
+/** How often the stream reads the job; progress is coarse (one step per check and side). */
+const POLL_MS = 500;
+/** Failed reads in a row before the stream gives up with the store's error. */
+const MAX_HICCUPS = 10;
+
+/**
+ * Polls the job and writes what changed: `progress` while it runs, then `report` or `error`.
+ * The job lives in Redis (any worker may run it), so reading it is the one way to follow it.
+ */
+export async function streamJobEvents(
+  first: CompareJob,
+  res: Response,
+  statusOf: (job: CompareJob) => Promise<{ progress: unknown; report: unknown; status: string; error: string | null; code: string | null }>,
+  /** The job again, or null once it expired. */
+  reload: (id: string) => Promise<CompareJob | null>,
+) {
+  res.status(200).set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
+  res.flushHeaders();
+  const event = (name: string, data: unknown) => res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+  let open = true;
+  res.on('close', () => (open = false));
+  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+  let job: CompareJob = first;
+  let last = '';
+  let hiccups = 0;
+  try {
+    for (let poll = 0; open; poll++) {
+      let s;
+      try {
+        if (poll > 0) {
+          const next = await reload(first.id ?? '');
+          if (!next) throw new NotFoundError('the job expired: results are kept 24 hours');
+          job = next;
+        }
+        s = await statusOf(job);
+        hiccups = 0;
+      } catch (err) {
+        // A read that timed out (a busy Redis, a blocked loop) is tried again at the next poll; a store that stays away ends the stream.
+        if (!(asDomainError(err) instanceof DependencyDownError) || ++hiccups > MAX_HICCUPS) throw err;
+        await new Promise((r) => setTimeout(r, POLL_MS));
+        continue;
+      }
+      const progress = JSON.stringify(s.progress);
+      if (s.progress && progress !== last) event('progress', s.progress);
+      last = progress;
+      if (s.report) {
+        event('report', s.report);
+        break;
+      }
+      if (s.status === 'failed') {
+        // The job's own code (what failed) with the status every failed job answers.
+        const reply = httpReply(new JobFailedError(s.error ?? 'the comparison failed'));
+        event('error', { ...reply.body, code: s.code ?? reply.code, status: reply.status });
+        break;
+      }
+      await new Promise((r) => setTimeout(r, POLL_MS));
+    }
+  } catch (err) {
+    const reply = httpReply(err);
+    event('error', { ...reply.body, code: reply.code, status: reply.status });
+  } finally {
+    clearInterval(heartbeat);
+    res.end();
+  }
+}

@@ -1,0 +1,36 @@
+import type { Response } from 'express';
+import { toCsv } from '../../links/formats/csv.js';
+import { toGithubAnnotations } from '../../links/formats/github.js';
+import type { DeadLinkReport } from '../../links/report.js';
+import { renderDeadLinks } from '../../report-markdown/dead-links.js';
+import { compileUrlPattern, type UrlPattern } from '../../links/url-pattern.js';
+
+export type ReportFormat = 'json' | 'csv' | 'github' | 'markdown';
+
+/** The report in a text format; null for JSON. */
+export function formatReport(format: ReportFormat, report: DeadLinkReport): string | null {
+  if (format === 'csv') return toCsv(report);
+  if (format === 'github') return toGithubAnnotations(report);
+  if (format === 'markdown') return renderDeadLinks(report);
+  return null;
+}
+
+const mediaTypes: Record<Exclude<ReportFormat, 'json'>, string> = {
+  csv: 'text/csv; charset=utf-8',
+  github: 'text/plain; charset=utf-8',
+  markdown: 'text/markdown; charset=utf-8',
+};
+
+export function sendReport(res: Response, format: ReportFormat, report: DeadLinkReport): void {
+  const text = formatReport(format, report);
+  if (text === null || format === 'json') res.json(report);
+  else res.type(mediaTypes[format]).send(text);
+}
+
+/** `exclude` patterns compiled and `accept` codes as a set, as every mode takes them. */
+export function linkFilters(q: { exclude?: string[]; accept?: number[] }): { exclude?: UrlPattern[]; accept?: ReadonlySet<number> } {
+  return {
+    ...(q.exclude?.length ? { exclude: q.exclude.map(compileUrlPattern) } : {}),
+    ...(q.accept?.length ? { accept: new Set(q.accept) } : {}),
+  };
+}

@@ -1,0 +1,171 @@
+import type { DiffStore } from '../diff/diff-store.js';
+import { newDiffId } from '../diff/diff-store.js';
+import { screenshotDiff } from '../diff/screenshot-diff.js';
+import { settle } from '../audit/audit-run.js';
+import { checkSite, StartPageError } from '../links/site-check.js';
+import type { SafeHttp } from '../net/safe-http.js';
+import { checkPerf } from '../perf/perf-check.js';
+import type { AdBlocker } from '../render/ad-blocker.js';
+import type { BrowserPool } from '../render/browser-pool.js';
+import { auditSeo } from '../seo/seo-audit.js';
+import { fetchPage } from '../techstack/page-fetch.js';
+import type { TechDetector } from '../techstack/tech-detector.js';
+import { checkTechstack } from '../techstack/techstack-check.js';
+import { checkTls } from '../tls/tls-check.js';
+import type { CompareInput } from './compare-report.js';
+import { countPageRequests } from './page-requests.js';
+import type { PerfSide, Side, SideResults, VisualResult } from './types.js';
+
+export interface CompareRunDeps {
+  http: SafeHttp;
+  browser: BrowserPool;
+  adBlocker: AdBlocker;
+  detector: TechDetector;
+  tlsCa?: readonly string[];
+  diffs: DiffStore;
+  /** Builds the public URL of a stored diff image. */
+  diffImageUrl(id: string, image: 'baseline' | 'candidate' | 'diff'): string;
+  /** Per request. @default 15000 */
+  timeoutMs?: number;
+  /** Hard cap of one render (the service's RENDER_TIMEOUT_MS). @default 60000 */
+  renderTimeoutMs?: number;
+  /** @default 5242880 */
+  maxBytes?: number;
+  /** Tasks run at once; the browser pool bounds the renders further. @default 3 */
+  concurrency?: number;
+  /** Pages crawled per side by the link check. @default 10 */
+  linkPages?: number;
+}
+
+export interface CompareProgress {
+  done: number;
+  total: number;
+  /** The task that finished last, e.g. `seo on preview /pricing`. */
+  last: string | null;
+}
+
+export interface CompareRun {
+  baseline: SideResults;
+  preview: SideResults;
+  visual: Array<Side<VisualResult> & { path: string; width: number; height: number }>;
+}
+
+type SideName = 'baseline' | 'preview';
+interface Task {
+  name: string;
+  run(): Promise<void>;
+}
+
+/**
+ * Runs the chosen checks on both deployments, `concurrency` tasks at a time, and reports
+ * progress after each. A check that fails on a side is recorded as that side's failure; only
+ * a refused target (our rule, not the site's) fails the whole run.
+ */
+export async function runComparison(input: CompareInput, deps: CompareRunDeps, onProgress: (p: CompareProgress) => void | Promise<void>): Promise<CompareRun> {
+  const out: CompareRun = { baseline: {}, preview: {}, visual: [] };
+  const timeoutMs = deps.timeoutMs ?? 15_000;
+  const maxBytes = deps.maxBytes ?? 5 * 1024 * 1024;
+  const tasks: Task[] = [];
+  const sides: Array<[SideName, string]> = [['baseline', input.baseline_url], ['preview', input.preview_url]];
+  const wants = (c: string) => input.checks.includes(c as never);
+
+  for (const [side, base] of sides) {
+    const r = out[side];
+    if (wants('links')) tasks.push({ name: `links on ${side}`, run: async () => void (r.links = await links(at(base, '/'), deps, timeoutMs)) });
+    if (wants('techstack')) {
+      tasks.push({ name: `tech stack on ${side}`, run: async () => void (r.techstack = await settle(checkTechstack({ url: at(base, '/'), timeoutMs, maxBytes }, { http: deps.http, detector: deps.detector }))) });
+    }
+    if (wants('tls')) tasks.push({ name: `TLS on ${side}`, run: async () => void (r.tls = await tls(base, deps, timeoutMs)) });
+    for (const path of input.paths) {
+      if (wants('seo')) {
+        tasks.push({ name: `SEO on ${side} ${path}`, run: async () => void ((r.seo ??= {})[path] = await settle(auditSeo({ url: at(base, path), timeoutMs, maxBytes }, { http: deps.http }))) });
+      }
+      if (wants('perf')) tasks.push({ name: `performance on ${side} ${path}`, run: async () => void ((r.perf ??= {})[path] = await perf(at(base, path), deps, timeoutMs, maxBytes)) });
+    }
+  }
+  if (wants('visual')) {
+    for (const path of input.paths) {
+      for (const vp of input.viewports) {
+        tasks.push({ name: `screenshots of ${path} at ${vp.width}×${vp.height}`, run: async () => void out.visual.push(await visual(input, path, vp, deps)) });
+      }
+    }
+  }
+
+  let done = 0;
+  await onProgress({ done, total: tasks.length, last: null });
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const task = tasks[next++];
+      await task.run();
+      done++;
+      await onProgress({ done, total: tasks.length, last: task.name });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(deps.concurrency ?? 3, tasks.length) }, worker));
+  out.visual.sort((a, b) => input.paths.indexOf(a.path) - input.paths.indexOf(b.path) || b.width - a.width);
+  return out;
+}
+
+/** A path on a deployment whose URL may carry a base path (`https://x.dev/docs` + `/a` → `https://x.dev/docs/a`). */
+export const at = (base: string, path: string) => base.replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`);
+
+async function links(url: string, deps: CompareRunDeps, timeoutMs: number) {
+  try {
+    return await checkSite(
+      { url, mode: 'full', maxPages: deps.linkPages ?? 10, maxDurationMs: 60_000, render: false, fragments: 'ignore', gate: {} },
+      { dispatcher: deps.http.dispatcher, assertUrl: (u) => deps.http.policy.assertUrl(u), assertResolvable: (u) => deps.http.policy.assertResolvable(u), timeoutMs },
+    );
+  } catch (err) {
+    if (err instanceof StartPageError) return { error: err.message, kind: err.kind };
+    return settle(Promise.reject(err));
+  }
+}
+
+async function perf(url: string, deps: CompareRunDeps, timeoutMs: number, maxBytes: number): Promise<Side<PerfSide>> {
+  return settle(
+    (async () => {
+      const report = await checkPerf({ url, timeoutMs, maxBytes }, { policy: deps.http.policy, ca: deps.tlsCa });
+      const page = await fetchPage({ url, timeoutMs, maxBytes }, { http: deps.http });
+      return { report, requests: countPageRequests(page.body) };
+    })(),
+  );
+}
+
+async function tls(base: string, deps: CompareRunDeps, timeoutMs: number) {
+  const u = new URL(base);
+  if (u.protocol !== 'https:') return null;
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  return settle(checkTls({ host, port: u.port ? Number(u.port) : 443, timeoutMs: Math.min(timeoutMs, 10_000) }, { policy: deps.http.policy, ca: deps.tlsCa }));
+}
+
+async function visual(input: CompareInput, path: string, vp: { width: number; height: number }, deps: CompareRunDeps) {
+  const where = { path, width: vp.width, height: vp.height };
+  const result = await settle(
+    screenshotDiff(
+      {
+        baselineUrl: at(input.baseline_url, path),
+        candidateUrl: at(input.preview_url, path),
+        width: vp.width,
+        height: vp.height,
+        fullPage: true,
+        threshold: 0.1,
+        delay: 0,
+        blockAds: false,
+        hideSelectors: [],
+      },
+      { pool: deps.browser, policy: deps.http.policy, adBlocker: deps.adBlocker, navigationTimeoutMs: timeoutOf(deps), renderTimeoutMs: deps.renderTimeoutMs },
+    ),
+  );
+  if ('error' in result) return { ...result, ...where };
+  const id = newDiffId();
+  await deps.diffs.save(id, result.images);
+  return {
+    ...where,
+    changed_ratio: result.changedRatio,
+    changed_pixels: result.changedPixels,
+    images: { baseline: deps.diffImageUrl(id, 'baseline'), candidate: deps.diffImageUrl(id, 'candidate'), diff: deps.diffImageUrl(id, 'diff') },
+  };
+}
+
+const timeoutOf = (deps: CompareRunDeps) => deps.timeoutMs ?? 15_000;

@@ -1,0 +1,64 @@
+import { innermostMessage, netErrorKind, type NetErrorKind } from '../net/safe-http.js';
+import { DomainError } from './domain-error.js';
+import { TargetFailedError, TargetRefusedError, TargetTimeoutError } from './target-errors.js';
+
+/**
+ * A failure to reach an analysis target as the vocabulary's error: refused target (400),
+ * timeout (504), or unreachable (502: dns, refused, reset, tls), with the innermost cause in
+ * words. `what` names the target as the caller gave it (`example.com:443`).
+ */
+export function targetError(err: unknown, what: string): DomainError {
+  if (err instanceof DomainError) return err;
+  const kind = netErrorKind(err);
+  if (kind === 'blocked_target') {
+    const reason = innermostMessage(err);
+    return new TargetRefusedError(reason.startsWith('target refused') ? reason : `target refused: ${reason}`);
+  }
+  const detail = targetFailure(err, kind);
+  if (kind === 'timeout') return new TargetTimeoutError(`${what} did not answer in time: ${detail}`);
+  return new TargetFailedError(`${what} is unreachable: ${detail}`);
+}
+
+/**
+ * A short sentence for a failure kind, as reported inside audit parts and link results.
+ * Node's socket errors name the address they connected to (`connect ECONNREFUSED
+ * 10.1.2.3:443`); that address is the resolver's answer, not the caller's, so it is left out.
+ */
+export function targetFailure(err: unknown, kind: NetErrorKind = netErrorKind(err)): string {
+  const inner = withoutAddresses(innermostMessage(err));
+  switch (kind) {
+    case 'dns':
+      return `the host name does not resolve (${inner})`;
+    case 'refused':
+      return `the connection was refused (${inner})`;
+    case 'reset':
+      return `the connection was reset (${inner})`;
+    case 'timeout':
+      return `timed out (${inner})`;
+    case 'tls':
+      return `the TLS handshake failed (${readableTlsError(inner)})`;
+    default:
+      return inner;
+  }
+}
+
+/**
+ * OpenSSL's messages carry a library prefix and source path
+ * ("408D…:error:0A00010B:SSL routines:tls_validate_record_header:wrong version number:../deps/…");
+ * keep the reason, and say what the common ones mean.
+ */
+function readableTlsError(message: string): string {
+  const m = /SSL routines:[^:]*:([^:]+):/.exec(message);
+  const reason = (m?.[1] ?? message).trim();
+  if (reason === 'wrong version number') return 'wrong version number: the port does not speak TLS, perhaps plain HTTP';
+  if (reason === 'unsupported protocol') return 'unsupported protocol: the server offers only TLS versions too old to negotiate';
+  return reason;
+}
+
+/** Drops IP addresses (and their ports) from a socket error's message. */
+function withoutAddresses(message: string): string {
+  return message
+    .replace(/\s*\[?(?:\d{1,3}\.){3}\d{1,3}\]?(?::\d+)?/g, '')
+    .replace(/\s*\[?(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4}\]?(?::\d+)?(?=$|[\s,;)])/gi, '')
+    .trim();
+}

@@ -1,0 +1,22 @@
+import type { Job, Queue } from 'bullmq';
+
+/** A queued job as the API shows it. */
+export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed';
+
+/** How long queued jobs' outcomes (and the jobs themselves) are kept: 24 hours. */
+export const RESULT_TTL_SECONDS = 24 * 60 * 60;
+
+/** The job if it exists and belongs to `owner` (another key's job reads as unknown). */
+export async function findOwnedJob<T extends { owner: string }>(queue: Queue<T>, jobId: string, owner: string): Promise<Job<T> | null> {
+  const job = (await queue.getJob(jobId)) as Job<T> | undefined;
+  return job && job.data.owner === owner ? job : null;
+}
+
+/** BullMQ's state in the contract's words. */
+export async function jobStatus(job: Job): Promise<JobStatus> {
+  const state = await job.getState();
+  if (state === 'completed') return 'completed';
+  if (state === 'failed') return 'failed';
+  if (state === 'active') return 'processing';
+  return 'queued';
+}

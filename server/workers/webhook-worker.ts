@@ -1,0 +1,36 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { WorkerDeps } from './worker-deps.js';
+import type { WebhookJobData } from '../jobs/screenshot-jobs.js';
+import { deliverWebhook } from '../jobs/webhook-delivery.js';
+
+/** Longest wait for a receiver's answer. */
+const DELIVERY_TIMEOUT_MS = 10_000;
+
+/**
+ * One delivery attempt of a job's outcome, signed per Standard Webhooks with the owning
+ * key's secret. The attempt is recorded whatever happens; a failed one is thrown back to
+ * BullMQ, which retries with exponential backoff until the attempts are used up. The
+ * `webhook-id` is the same on every attempt, so receivers drop duplicates.
+ */
+export function webhookWork(deps: WorkerDeps) {
+  return async (job: Job<WebhookJobData>): Promise<void> => {
+    const { job_id, url, owner } = job.data;
+    const attempt = job.attemptsMade + 1;
+    const outcome = job.data.kind === 'compare' ? await deps.compares.outcome(job_id) : await deps.jobs.outcome(job_id);
+    const key = await deps.keys.findByHash(owner);
+    const result =
+      outcome && key
+        ? await deliverWebhook(
+            { url, messageId: `msg_${job_id}`, secret: key.webhook_secret, body: JSON.stringify(outcome), timeoutMs: DELIVERY_TIMEOUT_MS },
+            deps,
+          )
+        : { status: null, error: outcome ? 'the key that owns the job was deleted' : 'the job outcome expired' };
+    // Standard Webhooks: 410 Gone means the receiver wants no more; the same for a missing outcome or key.
+    const final = !outcome || !key || result.status === 410 || attempt >= (job.opts.attempts ?? 1);
+    const retryAt = result.error && !final ? new Date(Date.now() + deps.config.WEBHOOK_BACKOFF_MS * 2 ** (attempt - 1)) : null;
+    await deps.jobs.webhookLog.attempt(job_id, { attempt, at: new Date().toISOString(), ...result }, retryAt);
+    if (!result.error) return;
+    if (final) throw new UnrecoverableError(result.error);
+    throw new Error(result.error);
+  };
+}

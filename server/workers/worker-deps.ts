@@ -1,0 +1,31 @@
+import type { Config } from '../config.js';
+import type { ScreenshotJobs } from '../jobs/screenshot-jobs.js';
+import type { KeyStore } from '../keys/key-store.js';
+import type { Logger } from '../log.js';
+import type { SafeHttp } from '../net/safe-http.js';
+import type { AdBlocker } from '../render/ad-blocker.js';
+import type { BrowserPool } from '../render/browser-pool.js';
+import type { ChartRenderer } from '../charts/chart-renderer.js';
+import type { DiffStore } from '../diff/diff-store.js';
+import type { CompareJobs } from '../jobs/compare-jobs.js';
+import type { TechDetector } from '../techstack/tech-detector.js';
+
+/** What the background workers use, built by the composition root (server/compose.ts). */
+export interface WorkerDeps {
+  config: Config;
+  log: Logger;
+  /** Outbound HTTP through the target-safety rules (webhook deliveries). */
+  http: SafeHttp;
+  /** Owners of jobs: their tier (render share) and webhook secret. */
+  keys: KeyStore;
+  browser: BrowserPool;
+  adBlocker: AdBlocker;
+  jobs: ScreenshotJobs;
+  /** Comparisons of two deployments: their queue, outcomes, history and trend pictures. */
+  compares: CompareJobs;
+  /** The comparison's checks: tech stack, TLS trust, diff images, the trend chart. */
+  techDetector: TechDetector;
+  tlsCa: readonly string[];
+  diffs: DiffStore;
+  charts: ChartRenderer;
+}

@@ -1,0 +1,72 @@
+import { expect } from 'chai';
+import { serve, type FixtureServer } from '../links/fixture-site.js';
+import { keyMaker } from './support/keys.js';
+import { baseEnv, sharedRedisUrl as redisUrl, spawnService, stopService, type ServiceProcess } from './support/service-process.js';
+import { until } from '../support/wait.js';
+
+const endless = '<!doctype html><title>hostile</title><script>while (true) {}</script>';
+
+describe('faults: fair renders under hostile pages', function () {
+  this.timeout(180_000);
+  let site: FixtureServer;
+  let api: ServiceProcess;
+  let keys: Awaited<ReturnType<typeof keyMaker>>;
+
+  before(async () => {
+    site = await serve({ '/': '<!doctype html><title>calm</title><body style="background:#09c"><h1>calm page</h1></body>' });
+    const env = baseEnv(redisUrl(), { BROWSER_CONCURRENCY: '4', RENDER_SCRIPT_BUDGET_MS: '3000' });
+    api = await spawnService('api', env);
+    keys = await keyMaker(redisUrl(), env.REDIS_PREFIX);
+  });
+  after(async () => {
+    await keys.close();
+    await stopService(api);
+    await site.close();
+  });
+
+  const screenshot = async (key: string, extra = '') => {
+    const started = Date.now();
+    const res = await fetch(`${api.url}/api/screenshot?url=${encodeURIComponent(`${site.url}/`)}&full_page=false${extra}`, { headers: { 'X-API-Key': key } });
+    const body = Buffer.from(await res.arrayBuffer());
+    return { status: res.status, type: res.headers.get('content-type'), body, ms: Date.now() - started };
+  };
+  const pagesOpen = async () => {
+    const text = await (await fetch(`${api.url}/metrics`)).text();
+    return Number(/^browser_pages_open (\d+)/m.exec(text)?.[1] ?? 0);
+  };
+
+  it('four endless-loop renders of one key stop at the script budget (400) and never hold up another key\'s screenshot', async () => {
+    const hostile = await keys.newKey('business');
+    const calm = await keys.newKey('business');
+    const baseline = await screenshot(calm.key);
+    expect(baseline.status).to.equal(200);
+
+    const attacks = Array.from({ length: 4 }, () =>
+      fetch(`${api.url}/api/html2image`, { method: 'POST', headers: { 'content-type': 'text/html', 'X-API-Key': hostile.key }, body: endless }).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as { error: string },
+      })),
+    );
+    await until('the hostile pages to run', async () => ((await pagesOpen()) >= 3 ? true : undefined));
+
+    const during = await screenshot(calm.key);
+    expect(during.status).to.equal(200);
+    expect(during.type).to.equal('image/png');
+    // Generous: the goal is "a second or two"; without the share and the budget it waited a minute.
+    expect(during.ms, `calm render took ${during.ms} ms (alone: ${baseline.ms} ms)`).to.be.below(baseline.ms + 4_000);
+
+    for (const a of await Promise.all(attacks)) {
+      expect(a.status).to.equal(400);
+      expect(a.body.error).to.match(/script ran for more than 3000 ms.*stopped/);
+    }
+  });
+
+  it('GET /api/screenshot, with js that never returns, answers 400 naming the budget, and the pool is free again', async () => {
+    const { key } = await keys.newKey('business');
+    const r = await screenshot(key, `&js=${encodeURIComponent('while (true) {}')}`);
+    expect(r.status).to.equal(400);
+    expect(JSON.parse(r.body.toString()).error).to.match(/script ran for more than 3000 ms/);
+    await until('the page to close', async () => ((await pagesOpen()) === 0 ? true : undefined), 10_000);
+    expect((await screenshot(key)).status).to.equal(200);
+  });
+});

@@ -1,0 +1,121 @@
+import { expect } from 'chai';
+import { serve, type FixtureServer } from '../links/fixture-site.js';
+import { keyMaker } from './support/keys.js';
+import { startOwnRedis, type OwnRedis } from './support/redis-server.js';
+import { baseEnv, spawnService, stopService, type ServiceProcess } from './support/service-process.js';
+import { until } from '../support/wait.js';
+
+interface Answer {
+  status: number;
+  retryAfter: string | null;
+  body: { error?: string; status?: string; redis?: string };
+  ms: number;
+}
+
+describe('faults: Redis down and back', function () {
+  this.timeout(120_000);
+  let redis: OwnRedis;
+  let service: ServiceProcess;
+  let site: FixtureServer;
+  let prefix: string;
+
+  before(async () => {
+    redis = await startOwnRedis();
+    site = await serve({ '/': '<title>page</title><body style="background:#00f">page</body>' });
+    const env = baseEnv(redis.url);
+    prefix = env.REDIS_PREFIX;
+    service = await spawnService('serve', env);
+  });
+  after(async () => {
+    await stopService(service);
+    await redis.close();
+    await site.close();
+  });
+
+  const call = async (path: string, init: RequestInit = {}): Promise<Answer> => {
+    const started = Date.now();
+    const res = await fetch(service.url + path, { ...init, signal: AbortSignal.timeout(20_000) });
+    const text = await res.text();
+    return { status: res.status, retryAfter: res.headers.get('retry-after'), body: JSON.parse(text), ms: Date.now() - started };
+  };
+  const json = (body: unknown, key?: string): RequestInit => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(key ? { 'X-API-Key': key } : {}) },
+    body: JSON.stringify(body),
+  });
+
+  /** One request of each kind that needs the store. */
+  const requests = (key: string) => ({
+    'POST /api/keys': () => call('/api/keys', { method: 'POST' }),
+    'GET /api/usage': () => call('/api/usage', { headers: { 'X-API-Key': key } }),
+    'GET /api/perf (keyless)': () => call(`/api/perf?url=${encodeURIComponent(site.url)}`),
+    'POST /api/screenshot/queue': () => call('/api/screenshot/queue', json({ url: `${site.url}/`, format: 'png' }, key)),
+    'GET /api/screenshot/status/{id}': () => call('/api/screenshot/status/some-job', { headers: { 'X-API-Key': key } }),
+  });
+
+  it('every endpoint that needs Redis answers 503 JSON with Retry-After at once while it is stopped, and health says degraded', async () => {
+    const keys = await keyMaker(redis.url, prefix);
+    const { key } = await keys.newKey('pro');
+    await keys.close();
+    await redis.stop();
+
+    for (const [name, request] of Object.entries(requests(key))) {
+      const a = await request();
+      expect(a.status, name).to.equal(503);
+      expect(a.retryAfter, name).to.match(/^\d+$/);
+      expect(a.body.error, name).to.match(/Redis.*unavailable.*retry/);
+      expect(a.ms, `${name} answered in ${a.ms} ms`).to.be.below(2_000);
+    }
+    const health = await call('/api/health');
+    expect(health.status).to.equal(200);
+    expect(health.body).to.include({ status: 'degraded', redis: 'unavailable' });
+  });
+
+  it('when Redis hangs (SIGSTOP), requests answer 503 after the command timeout instead of hanging', async () => {
+    await redis.start();
+    const keys = await keyMaker(redis.url, prefix);
+    const { key } = await keys.newKey('pro');
+    await keys.close();
+    await until('the service to see Redis again', async () => ((await call('/api/usage', { headers: { 'X-API-Key': key } })).status === 200 ? true : undefined));
+    redis.freeze();
+    try {
+      const a = await call('/api/usage', { headers: { 'X-API-Key': key } });
+      expect(a.status).to.equal(503);
+      expect(a.retryAfter).to.match(/^\d+$/);
+      expect(a.ms).to.be.below(3_000);
+    } finally {
+      redis.thaw();
+    }
+  });
+
+  it('after Redis returns, keys, limits and the queue work again within two seconds, without a restart', async () => {
+    await redis.stop();
+    expect((await call('/api/keys', { method: 'POST' })).status).to.equal(503);
+    await redis.start();
+    const back = Date.now();
+    // A fresh Redis (no persistence in this test): the key is made again, as a caller would.
+    const keys = await keyMaker(redis.url, prefix);
+    const { key } = await keys.newKey('pro');
+    await keys.close();
+
+    const recovered: Record<string, number> = {};
+    for (const [name, request] of Object.entries(requests(key))) {
+      await until(`${name} to work again`, async () => {
+        const a = await request();
+        return a.status < 500 ? a : undefined;
+      }, 10_000);
+      recovered[name] = Date.now() - back;
+    }
+    for (const [name, ms] of Object.entries(recovered)) expect(ms, `${name} recovered after ${ms} ms`).to.be.below(4_000);
+
+    // The queue works end to end: a worker in the same process takes the job and completes it.
+    const queued = await call('/api/screenshot/queue', json({ url: `${site.url}/`, format: 'png' }, key));
+    expect(queued.status).to.equal(202);
+    const id = (queued.body as { job_id: string }).job_id;
+    const done = await until('the queued job to complete', async () => {
+      const s = await call(`/api/screenshot/status/${id}`, { headers: { 'X-API-Key': key } });
+      return s.body.status === 'completed' ? s.body : undefined;
+    }, 30_000);
+    expect(done.status).to.equal('completed');
+  });
+});
