@@ -9,6 +9,10 @@
  * - Crawlee's PuppeteerCrawler (same Chromium, every page rendered, the same links read
  *   from the DOM after scripts ran; it launches its browser per crawl, as it is used).
  *
+ * - the floor: Chromium alone (puppeteer, one context, `--tabs` tabs, warm browser) opening
+ *   only the pages that have scripts to DOMContentLoaded, nothing fetched, checked or
+ *   waited for beyond that. No renderer of these pages can be faster on this machine.
+ *
  * Each is timed as the median of RUNS runs; prints page counts, times, both ratios and
  * whether the rendered findings equal the plain ones plus the script-inserted links.
  *
@@ -16,7 +20,7 @@
  */
 import { fork } from 'node:child_process';
 import { LinkChecker as Linkinator } from 'linkinator';
-import puppeteer from 'puppeteer-core';
+import puppeteer, { type Browser, type BrowserContext } from 'puppeteer-core';
 import { Configuration, PuppeteerCrawler } from '@crawlee/puppeteer';
 import { createBrowserRenderer } from '../server/links/browser-renderer.js';
 import type { DeadLinkReport } from '../server/links/report.js';
@@ -96,6 +100,10 @@ export async function run() {
       new Linkinator().check({ path: `${site.url}/`, recurse: true, concurrency, timeout: 15_000, checkCss: true }),
     );
     const crawlee = await timed(runs, () => crawleeCrawl(`${site.url}/`));
+    const floorBrowser = await puppeteer.launch({ executablePath: CHROME, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+    const scriptedUrls = [`${site.url}/`, ...Array.from({ length: Math.ceil(PAGES / SCRIPT_EVERY) }, (_, k) => `${site.url}/p/${k * SCRIPT_EVERY}`)];
+    const floor = await timed(runs, () => chromiumFloor(floorBrowser, scriptedUrls, tabs, false));
+    const isolatedFloor = await timed(runs, () => chromiumFloor(floorBrowser, scriptedUrls, tabs, true)).finally(() => floorBrowser.close());
 
     const p = findingsOf(plain.last);
     const r = findingsOf(rendered.last);
@@ -123,11 +131,17 @@ export async function run() {
     const lk = linkinator.last.links;
     console.log(`| linkinator 8 (no browser) | ${new Set(lk.filter((l) => l.url.startsWith(`${site.url}/p/`) || l.url === `${site.url}/`).map((l) => l.url)).size} | 0 | ${new Set(lk.map((l) => l.url)).size} | ${new Set(lk.filter((l) => l.state === 'BROKEN').map((l) => l.url)).size} | ${linkinator.seconds.toFixed(2)} |`);
     console.log(`| Crawlee PuppeteerCrawler (links read after render) | ${crawlee.last.pages} | ${crawlee.last.pages} | ${crawlee.last.links} | – | ${crawlee.seconds.toFixed(2)} |`);
+    const n = scriptedUrls.length;
+    console.log(`| floor: Chromium alone opening the ${n} pages with scripts (${tabs} tabs in one context, to DOMContentLoaded) | ${n} | ${n} | – | – | ${floor.seconds.toFixed(2)} |`);
+    console.log(`| floor with this service's isolation (a fresh context per tab, requests intercepted) | ${n} | ${n} | – | – | ${isolatedFloor.seconds.toFixed(2)} |`);
     const toLinkinator = rendered.seconds / linkinator.seconds;
     const toCrawlee = rendered.seconds / crawlee.seconds;
     console.log(`\nrender=true / linkinator: ${toLinkinator.toFixed(2)}× (goal ≤ 3×) ${toLinkinator <= 3 ? 'met' : 'NOT met'}`);
     console.log(`render=true / Crawlee:    ${toCrawlee.toFixed(2)}× (goal ≤ 0.5×) ${toCrawlee <= 0.5 ? 'met' : 'NOT met'}`);
     console.log(`render=true / render=false: ${(rendered.seconds / plain.seconds).toFixed(2)}×`);
+    const floorRatio = floor.seconds / linkinator.seconds;
+    console.log(`floor / linkinator: ${floorRatio.toFixed(2)}×${floorRatio > 3 ? ' (above 3×: no renderer of these pages meets the goal on this machine)' : ''}`);
+    console.log(`render=true / isolated floor: ${(rendered.seconds / isolatedFloor.seconds).toFixed(2)}× (what the crawl, the checks and the render pass add to Chromium's own work)`);
     console.log(
       `[${identical ? 'x' : ' '}] findings identical to render=false plus the script-inserted links ` +
         `(broken ${sameBroken ? 'same' : 'DIFFER'}, checked URLs ${sameChecked ? 'same' : 'DIFFER'}, ` +
@@ -137,6 +151,37 @@ export async function run() {
     await pool.close();
     await net.close();
     site.close();
+  }
+}
+
+/**
+ * Chromium's own time for `urls`: `tabs` tabs sharing the pages, each opened to
+ * DOMContentLoaded. `isolated`: each tab in its own fresh context with request interception
+ * on (every request passed on untouched), the isolation this service's render pass keeps;
+ * otherwise all tabs in one context, nothing intercepted.
+ */
+async function chromiumFloor(browser: Browser, urls: string[], tabs: number, isolated: boolean): Promise<void> {
+  const contexts: BrowserContext[] = [];
+  const newContext = async () => {
+    const context = await browser.createBrowserContext();
+    contexts.push(context);
+    return context;
+  };
+  const shared = isolated ? undefined : await newContext();
+  try {
+    const queue = [...urls];
+    await Promise.all(
+      Array.from({ length: Math.min(tabs, urls.length) }, async () => {
+        const page = await (shared ?? (await newContext())).newPage();
+        if (isolated) {
+          await page.setRequestInterception(true);
+          page.on('request', (req) => void req.continue());
+        }
+        for (let url = queue.shift(); url; url = queue.shift()) await page.goto(url, { waitUntil: 'domcontentloaded' });
+      }),
+    );
+  } finally {
+    await Promise.all(contexts.map((c) => c.close()));
   }
 }
 
