@@ -143,6 +143,13 @@ describe('POST /api/compare (the preview report) over HTTP, with a worker', func
     }) as any;
     expect(body).to.include({ job_id: jobId, status: 'completed' });
     expect(body.report.verdict).to.equal('regressed');
+    // The job's status shows the delivery, as the screenshot queue's does.
+    const status = await until('the status to show the delivery', async () => {
+      const s = await svc.call(`/api/compare/${jobId}`, { headers: { 'X-API-Key': key } });
+      return s.body.webhook?.state === 'delivered' ? s.body : undefined;
+    });
+    expect(status.webhook).to.deep.include({ url: receiverUrl, delivered: true, last_status: 204, last_error: null, next_attempt_at: null });
+    expect(status.webhook.attempts.map((a: any) => a.status)).to.deep.equal([204]);
   });
 
   it('production against an identical copy: no regressions, and the trend picture holds both runs of the site', async () => {
@@ -154,8 +161,11 @@ describe('POST /api/compare (the preview report) over HTTP, with a worker', func
     expect(queued.status).to.equal(202);
     const done = await until('the second comparison', async () => {
       const s = await svc.call(`/api/compare/${queued.body.job_id}`, { headers: { 'X-API-Key': key } });
-      return s.body.status === 'completed' ? s.body.report : undefined;
-    }, 90_000, 200);
+      return s.body.status === 'completed' ? s.body : undefined;
+    }, 90_000, 200).then((status) => {
+      expect(status.webhook, 'no webhook_url, no delivery').to.equal(null);
+      return status.report;
+    });
     expect(done.regressions).to.equal(0);
     expect(done.verdict).to.equal('unchanged');
     expect(done.results.map((r: any) => [r.check, r.status])).to.deep.equal([

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { webhookDelivery } from './webhook-schema.js';
 import { compareChecks } from '../../compare/types.js';
 import { DEFAULT_MAX_CHANGED_RATIO } from '../../compare/visual-diff.js';
 import { qUrl } from '../route.js';
@@ -98,4 +99,5 @@ export const compareStatus = z.object({
   error: z.string().nullable().describe('Why the job failed'),
   code: z.string().nullable().describe('The failure\'s stable code (`blocked_target`, …)'),
   events_url: z.string(),
+  webhook: webhookDelivery,
 });

@@ -9,6 +9,7 @@ import { perfTolerances } from '../../compare/perf-diff.js';
 import { defineRoute, errorResponse } from '../route.js';
 import { streamJobEvents } from './compare-events.js';
 import { compareBody, compareStatus } from './compare-schemas.js';
+import { webhookField } from './webhook-schema.js';
 
 const jobId = z.object({ job_id: z.string().min(1).max(100) });
 
@@ -61,6 +62,7 @@ export function compareRoutes(deps: AppDeps) {
       error: failed ? (outcome?.status === 'failed' ? outcome.error : (job.failedReason ?? 'failed')) : null,
       code: outcome?.status === 'failed' ? outcome.code : null,
       events_url: `${base}/api/compare/${id}/events`,
+      webhook: await webhookField(job.data.webhook_url, id, (jobId) => deps.jobs.webhookStatus(jobId)),
     };
   };
 
@@ -72,7 +74,7 @@ export function compareRoutes(deps: AppDeps) {
       summary: 'Compare a preview deployment with production: what this change makes better or worse',
       description: [
         'Runs the chosen checks (dead links, SEO, performance, tech stack, TLS, screenshots of `paths`) on both deployments as one queued job and reports the differences, each marked as a regression or not, with a headline verdict and a health score per side.',
-        'Needs a key of a paid tier (starter, pro or business; 402 for free, as every endpoint a tier does not include). Counts as one request per side and check in usage and quotas (all six checks: 12). Answers 202 with a job id at once; follow the job at `GET /api/compare/{job_id}` or as server-sent events at `GET /api/compare/{job_id}/events`. With `webhook_url`, the outcome `{job_id, status, report}` (or `{job_id, status: "failed", error, code}`) is POSTed there, signed per Standard Webhooks as for the screenshot queue. Results are kept 24 hours; diff images and the trend picture 7 days.',
+        'Needs a key of a paid tier (starter, pro or business; 402 for free, as every endpoint a tier does not include). Counts as one request per side and check in usage and quotas (all six checks: 12). Answers 202 with a job id at once; follow the job at `GET /api/compare/{job_id}` or as server-sent events at `GET /api/compare/{job_id}/events`. With `webhook_url`, the outcome `{job_id, status, report}` (or `{job_id, status: "failed", error, code}`) is POSTed there, signed per Standard Webhooks as for the screenshot queue; the status shows its delivery in `webhook`. Results are kept 24 hours; diff images and the trend picture 7 days.',
         'Health score per side: the mean of the 0–100 scores of the checks that scored both sides: links (dead-link health score, 100 × (1 − broken ÷ checked)), SEO (mean score of the paths), performance (mean score of the paths), TLS (A+ 100, A 95, B 80, C 60, F 0). The service keeps the last 20 runs per site (baseline_url) and key and draws them as `report.trend.image_url`.',
         regressionRules,
       ].join('\n\n'),

@@ -3,6 +3,7 @@ import type { AppDeps } from '../deps.js';
 import { JobFailedError, NotFoundError, TargetRefusedError, TierTooLowError, UnauthorizedError } from '../../errors/index.js';
 import { assertWebhookTarget } from '../../jobs/webhook-target.js';
 import { defineRoute, qUrl, errorResponse } from '../route.js';
+import { webhookDelivery, webhookField } from './webhook-schema.js';
 import type { KeyRecord } from '../../keys/key-store.js';
 
 const jobId = z.object({ job_id: z.string().min(1).max(100) });
@@ -17,21 +18,7 @@ const statusRecord = z.object({
   result_url: z.string().nullable().describe('Set when status is completed'),
   error: z.string().nullable().describe('Why the job failed, after its retries'),
   attempts: z.number().int(),
-  webhook: z
-    .object({
-      url: z.string(),
-      state: z
-        .enum(['scheduled', 'retrying', 'delivered', 'failed'])
-        .nullable()
-        .describe('null until the job finishes; `failed` after the last attempt (or a 410 Gone)'),
-      delivered: z.boolean(),
-      last_status: z.number().int().nullable().describe("The receiver's status on the last attempt; null when it could not be reached"),
-      last_error: z.string().nullable(),
-      next_attempt_at: z.string().nullable().describe('When the next retry runs, at the latest (ISO 8601)'),
-      attempts: z.array(z.object({ attempt: z.number().int(), at: z.string(), status: z.number().int().nullable(), error: z.string().nullable() })),
-    })
-    .nullable()
-    .describe('Delivery of the webhook, when the job has a webhook_url'),
+  webhook: webhookDelivery,
 });
 
 const resultRecord = z.object({
@@ -117,7 +104,6 @@ export function screenshotQueueRoutes(deps: AppDeps) {
       async handler({ params, key, res }) {
         const job = await load(params.job_id, key);
         const status = await deps.jobs.status(job);
-        const webhook = job.data.webhook_url ? await deps.jobs.webhookStatus(params.job_id) : null;
         res.json({
           job_id: params.job_id,
           status,
@@ -127,7 +113,7 @@ export function screenshotQueueRoutes(deps: AppDeps) {
           result_url: status === 'completed' ? `${base}/api/screenshot/result/${params.job_id}` : null,
           error: status === 'failed' ? (job.failedReason ?? 'failed') : null,
           attempts: job.attemptsMade,
-          webhook: job.data.webhook_url && webhook ? { url: job.data.webhook_url, ...webhook } : null,
+          webhook: await webhookField(job.data.webhook_url, params.job_id, (id) => deps.jobs.webhookStatus(id)),
         });
       },
     }),
