@@ -1,5 +1,6 @@
 import type { HTTPRequest, Page } from 'puppeteer-core';
 import type { TargetPolicy } from '../net/target-policy.js';
+import { pause, timeBound } from '../time-bounds.js';
 import type { BrowserPool } from '../render/browser-pool.js';
 import { openRenderTabs, type RenderJob } from './render-tabs.js';
 import type { PageRenderer, RenderedPage } from './site-crawler.js';
@@ -111,7 +112,7 @@ async function renderPage(page: Page, { url, budget, fetched }: RenderJob, check
       ).catch(() => undefined);
       const quietBy = Date.now() + left(IDLE_WAIT_MS);
       while (Date.now() < quietBy && documents.length <= 1 && (inFlight.size > 0 || Date.now() - lastActivity < QUIET_MS)) {
-        await delay(Math.min(QUIET_MS, Math.max(1, QUIET_MS - (Date.now() - lastActivity))));
+        await pause(Math.min(QUIET_MS, Math.max(1, QUIET_MS - (Date.now() - lastActivity))));
       }
     }
     const navigatedTo = documents.slice(1).find((u) => u !== documents[0]);
@@ -151,10 +152,3 @@ const withoutHash = (u: string) => {
   }
 };
 const isTimeout = (err: unknown) => err instanceof Error && err.name === 'TimeoutError';
-/** `work`, or undefined once `ms` have passed. */
-async function timeBound<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const out = new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), ms)));
-  return Promise.race([work, out]).finally(() => clearTimeout(timer));
-}
-const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -1,6 +1,7 @@
 import { request, type Dispatcher } from 'undici';
 import { BlockedTargetError } from '../net/target-policy.js';
 import { innermostMessage, netErrorKind } from '../net/safe-http.js';
+import { pause } from '../time-bounds.js';
 import { bodyType, decodeBody } from './decode-body.js';
 import type { HostGate } from './host-gate.js';
 import type { CheckResult, LinkKind, RedirectHop } from './types.js';
@@ -86,7 +87,7 @@ export async function probe(
       const kind = netErrorKind(err);
       if ((kind === 'reset' || kind === 'network') && netRetries < 1) {
         netRetries++;
-        await sleep(50 + Math.random() * 100);
+        await pause(50 + Math.random() * 100);
         continue;
       }
       return done(null, kind, { error: innermostMessage(err) });
@@ -118,7 +119,7 @@ export async function probe(
       deps.gate.backoff(host, waitMs);
       if (rateRetries < MAX_RATE_RETRIES && waitMs <= budget) {
         rateRetries++;
-        await sleepUnlessAborted(waitMs, opts.signal);
+        await pause(waitMs, opts.signal);
         continue;
       }
       return done(status, status === 429 ? 'rate_limited' : 'http_503');
@@ -201,16 +202,3 @@ export function retryAfterMs(value: string | undefined): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function sleepUnlessAborted(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}

@@ -1,5 +1,6 @@
 import type { Page } from 'puppeteer-core';
 import type { TargetPolicy } from '../net/target-policy.js';
+import { withTimeout } from '../time-bounds.js';
 import type { BrowserPool, Lease } from '../render/browser-pool.js';
 import type { FetchedPage, RenderedPage, RenderSession } from './site-crawler.js';
 
@@ -66,7 +67,7 @@ export function openRenderTabs(
       const current = job;
       try {
         if (n > 0) await emptyTab(page, lease);
-        current.resolve(await withCap(render(page, current), current.budget));
+        current.resolve(await withTimeout(render(page, current), current.budget, () => new Error(`the page did not render within ${current.budget} ms`)));
       } catch (err) {
         current.reject(err);
         throw err; // ends the lease: the context is closed, whatever state it is in
@@ -127,13 +128,4 @@ async function emptyTab(page: Page, lease: Lease): Promise<void> {
       ]
     : [];
   await Promise.all([...clearing, lease.restartScriptBudget()]);
-}
-
-/** Fails a render that outlives its budget (the tab then closes with its page). */
-function withCap<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const cap = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the page did not render within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, cap]).finally(() => clearTimeout(timer));
 }

@@ -9,6 +9,7 @@ import { watchScript, type ScriptWatchdog } from './pool/script-watchdog.js';
 import { FairSlots } from './pool/slots.js';
 import { WarmSpare, type Spare } from './pool/warm-spare.js';
 import { startSafetyProxy, type HostOverride, type SafetyProxy } from './safety-proxy.js';
+import { timeBound } from '../time-bounds.js';
 
 export { renderOwnerFor, runAsRenderOwner, type RenderOwner } from './pool/render-owner.js';
 
@@ -210,7 +211,7 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
       // After a timeout the context may still be on its way; close it whenever it arrives.
       // close() fails only when the browser is already gone, which closed it too.
       const closing = contextPromise?.then((c) => c.close()).catch(() => undefined);
-      if (inst?.browser.connected) await Promise.race([closing, delay(5_000)]);
+      if (closing && inst?.browser.connected) await timeBound(closing, 5_000);
       if (counted) pages--;
       if (claimed && !inst) void warm.dispose(claimed); // failed before a browser was at hand
       if (inst) await browsers.endUse(inst);
@@ -238,4 +239,3 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
   };
 }
 
-const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());

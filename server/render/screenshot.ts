@@ -5,6 +5,7 @@ import type { AdBlocker } from './ad-blocker.js';
 import type { BrowserPool } from './browser-pool.js';
 import { captureSettled, type ImageFormat, type Clip } from './capture.js';
 import { viewportPresets, type ViewportName } from './viewports.js';
+import { pause } from '../time-bounds.js';
 
 export interface ScreenshotOptions {
   url: string;
@@ -91,7 +92,7 @@ export async function captureScreenshot(opts: ScreenshotOptions, deps: Screensho
       const response = await navigate(page, opts.url, navTimeout);
       if (opts.js) await runScript(page, opts.js);
       if (opts.waitFor) await waitForSelector(page, opts.waitFor, deps.waitForTimeoutMs ?? 10_000);
-      if (opts.delay) await new Promise((r) => setTimeout(r, opts.delay));
+      if (opts.delay) await pause(opts.delay);
 
       const body = await captureSettled(page, {
         format: opts.format,

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Redis, type RedisOptions } from 'ioredis';
+import { pause } from '../time-bounds.js';
 
 export interface RedisHandle {
   /** For commands behind HTTP: fail fast instead of queueing while Redis is down. */
@@ -113,7 +114,7 @@ export async function startEmbedded(dataDir: string): Promise<{ child: ChildProc
   const ready = (async () => {
     for (let i = 0; i < 100; i++) {
       if (fs.existsSync(socket) && (await answers(connection))) return;
-      await new Promise((r) => setTimeout(r, 50));
+      await pause(50);
     }
     throw new Error('redis-server did not answer within 5 s');
   })();

@@ -8,6 +8,7 @@ import { handingBack } from './hand-back.js';
 import { screenshotWork } from './screenshot-worker.js';
 import { webhookWork } from './webhook-worker.js';
 import { MAX_STALLS } from './stalls.js';
+import { timeBound } from '../time-bounds.js';
 
 
 /**
@@ -57,7 +58,7 @@ export function createWorkers(deps: WorkerDeps, connection: RedisOptions): Worke
   return {
     async close(drainMs = 10_000) {
       const closing = Promise.all(workers.map((w) => w.close()));
-      const drained = await Promise.race([closing.then(() => true), delay(drainMs).then(() => false)]);
+      const drained = (await timeBound(closing.then(() => true), drainMs)) ?? false;
       if (drained) return;
       for (const w of workers) w.cancelAllJobs('the worker is shutting down');
       await closing;
@@ -65,4 +66,3 @@ export function createWorkers(deps: WorkerDeps, connection: RedisOptions): Worke
   };
 }
 
-const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());

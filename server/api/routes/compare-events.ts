@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import { DependencyDownError, JobFailedError, NotFoundError, asDomainError, httpReply } from '../../errors/index.js';
 import type { CompareJob } from '../../jobs/compare-jobs.js';
+import { pause } from '../../time-bounds.js';
 
 /** How often the stream reads the job; progress is coarse (one step per check and side). */
 const POLL_MS = 500;
@@ -41,7 +42,7 @@ export async function streamJobEvents(
       } catch (err) {
         // A read that timed out (a busy Redis, a blocked loop) is tried again at the next poll; a store that stays away ends the stream.
         if (!(asDomainError(err) instanceof DependencyDownError) || ++hiccups > MAX_HICCUPS) throw err;
-        await new Promise((r) => setTimeout(r, POLL_MS));
+        await pause(POLL_MS);
         continue;
       }
       const progress = JSON.stringify(s.progress);
@@ -57,7 +58,7 @@ export async function streamJobEvents(
         event('error', { ...reply.body, code: s.code ?? reply.code, status: reply.status });
         break;
       }
-      await new Promise((r) => setTimeout(r, POLL_MS));
+      await pause(POLL_MS);
     }
   } catch (err) {
     const reply = httpReply(err);

@@ -14,6 +14,7 @@ import { checkSite, StartPageError, type LinkDeps } from '../../links/site-check
 import type { CrawlProgress } from '../../links/site-crawler.js';
 import type { SiteStatus } from '../../links/site-status.js';
 import { widgetScript } from '../../public/widget.js';
+import { pause } from '../../time-bounds.js';
 
 type Query = z.infer<typeof deadlinksQuery>;
 
@@ -75,7 +76,7 @@ export function deadlinkRoutes(deps: AppDeps) {
         await statuses.unlock(url);
       }
     } else {
-      for (let i = 0; i < 100 && !(await statuses.load(url)); i++) await new Promise((r) => setTimeout(r, 250));
+      for (let i = 0; i < 100 && !(await statuses.load(url)); i++) await pause(250);
     }
     const fresh = await statuses.load(url);
     if (!fresh) throw new TargetFailedError('url could not be checked; retry in a minute');

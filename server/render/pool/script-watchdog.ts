@@ -1,4 +1,5 @@
 import type { CDPSession } from 'puppeteer-core';
+import { withTimeout } from '../../time-bounds.js';
 import { ScriptBudgetError } from './pool-errors.js';
 
 /** How often the page's renderer is asked for its metrics. */
@@ -37,7 +38,7 @@ export function watchScript(cdp: CDPSession, budgetMs: number): ScriptWatchdog {
 
   /** True when the main thread did not answer within the budget; failures (a navigation under way) count as alive. */
   const hung = () =>
-    withTimeout(cdp.send('Runtime.evaluate', { expression: '0', returnByValue: true }), budgetMs).then(
+    bounded(cdp.send('Runtime.evaluate', { expression: '0', returnByValue: true }), budgetMs).then(
       () => false,
       (err: unknown) => err instanceof WatchTimeout,
     );
@@ -51,13 +52,13 @@ export function watchScript(cdp: CDPSession, budgetMs: number): ScriptWatchdog {
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      await withTimeout(cdp.send('Runtime.terminateExecution'), 1_000).catch(() => undefined);
-      const disabled = await withTimeout(cdp.send('Emulation.setScriptExecutionDisabled', { value: true }), 1_000).then(
+      await bounded(cdp.send('Runtime.terminateExecution'), 1_000).catch(() => undefined);
+      const disabled = await bounded(cdp.send('Emulation.setScriptExecutionDisabled', { value: true }), 1_000).then(
         () => true,
         () => false,
       );
       // A renderer that cannot even take that is stuck for good: crash it (served on its IO thread).
-      if (!disabled) await withTimeout(cdp.send('Page.crash'), 1_000).catch(() => undefined);
+      if (!disabled) await bounded(cdp.send('Page.crash'), 1_000).catch(() => undefined);
     })());
 
   const tick = async () => {
@@ -95,12 +96,5 @@ export function watchScript(cdp: CDPSession, budgetMs: number): ScriptWatchdog {
 
 class WatchTimeout extends Error {}
 
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let t: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    t = setTimeout(() => reject(new WatchTimeout()), ms);
-    t.unref();
-  });
-  p.catch(() => undefined);
-  return Promise.race([p, timeout]).finally(() => clearTimeout(t));
-}
+/** A CDP call bounded in time: WatchTimeout when the renderer did not answer. */
+const bounded = <T>(call: Promise<T>, ms: number) => withTimeout(call, ms, () => new WatchTimeout());
