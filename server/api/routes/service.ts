@@ -16,6 +16,12 @@ const apiNames = Object.keys(apis) as [ApiName, ...ApiName[]];
 /** Health, discovery documents, metrics and the docs page. `routes` is the full list, for the documents. */
 export function serviceRoutes(deps: AppDeps, routes: () => AnyRoute[]) {
   const base = deps.config.baseUrl;
+  // The routes are fixed once the app is built: each API's document is built once, when first asked for.
+  const documents = new Map<ApiName, unknown>();
+  const openApiOf = (name: ApiName) => {
+    if (!documents.has(name)) documents.set(name, buildOpenApi(name, routes(), base));
+    return documents.get(name);
+  };
   return [
     defineRoute({
       api: 'keys',
@@ -78,7 +84,7 @@ export function serviceRoutes(deps: AppDeps, routes: () => AnyRoute[]) {
         if (!Object.hasOwn(apis, params.name)) {
           throw new NotFoundError(`unknown API name ${JSON.stringify(params.name)}; known: ${apiNames.join(', ')}`);
         }
-        res.json(buildOpenApi(params.name as ApiName, routes(), base));
+        res.json(openApiOf(params.name as ApiName));
       },
     }),
     defineRoute({
