@@ -1,3 +1,4 @@
+import robotsParserModule from 'robots-parser';
 import type { SafeHttp } from '../net/safe-http.js';
 import { fetchPage } from '../techstack/page-fetch.js';
 import type { RobotsLine } from './check-result.js';
@@ -26,6 +27,20 @@ export async function fetchRobotsTxt(pageUrl: string, http: SafeHttp): Promise<R
 
 export interface RobotsTxtError extends RobotsLine {
   message: string;
+}
+
+/** The package is CommonJS exporting the function itself; its typings describe an ES default export. */
+const robotsParser = robotsParserModule as unknown as typeof robotsParserModule.default;
+
+/** The robots.txt read by Google's matching rules (robots-parser); undefined without content. */
+export const parseRobots = (robots: RobotsTxt) => (robots.content ? robotsParser(robots.url, robots.content) : undefined);
+
+/** The sitemaps robots.txt names that a crawler can fetch: absolute http(s) URLs, in order. */
+export function robotsSitemaps(robots: RobotsTxt): string[] {
+  return (parseRobots(robots)?.getSitemaps() ?? []).flatMap((value) => {
+    const url = URL.parse(value);
+    return url && (url.protocol === 'https:' || url.protocol === 'http:') ? [url.href] : [];
+  });
 }
 
 const GROUP_MEMBERS = new Set(['allow', 'disallow']);

@@ -5,7 +5,7 @@ import { fetchPage } from '../techstack/page-fetch.js';
 import type { SeoCheck } from './check-result.js';
 import { gatherArtifacts } from './page-artifacts.js';
 import { fetchSnapshot, renderSnapshot } from './page-snapshot.js';
-import { fetchRobotsTxt } from './robots-txt.js';
+import { fetchRobotsTxt, robotsSitemaps } from './robots-txt.js';
 import { LIGHTHOUSE_VERSION, runSeoChecks, seoCheckSpecs, type SeoCheckName } from './seo-checks.js';
 
 export interface SeoOptions {
@@ -49,7 +49,7 @@ export async function auditSeo(opts: SeoOptions, deps: SeoDeps): Promise<SeoRepo
   const rendered = Boolean(opts.render && deps.browser);
   const snapshot = opts.render && deps.browser ? await renderSnapshot(load, deps.browser, deps.http) : await fetchSnapshot(load, deps.http);
   const robots = await fetchRobotsTxt(snapshot.finalUrl, deps.http);
-  const sitemaps = [...(robots.content ?? '').matchAll(/^\s*sitemap:\s*(\S+)/gim)].map((m) => m[1]);
+  const sitemaps = robotsSitemaps(robots);
   const sitemapUrl = sitemaps[0] ?? new URL('/sitemap.xml', snapshot.finalUrl).href;
   const sitemap = await siteFile(sitemapUrl, deps.http);
   const $ = cheerio.load(snapshot.html);

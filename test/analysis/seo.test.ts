@@ -7,6 +7,7 @@ describe('GET /api/seo', function () {
   let svc: TestService;
   let site: Awaited<ReturnType<typeof startFixtureSite>>;
   let bare: Awaited<ReturnType<typeof startFixtureSite>>;
+  let mapped: Awaited<ReturnType<typeof startFixtureSite>>;
   let key: string;
 
   before(async function () {
@@ -21,6 +22,15 @@ describe('GET /api/seo', function () {
       '/gone': html('<html><head><title>Missing page here</title></head></html>', {}, 404),
       '/data.json': (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"a":1}'),
     });
+    // Sitemap lines as found in the wild: one commented out, one relative (invalid), the real one with a comment.
+    mapped = await startFixtureSite({
+      '/good': (req, res) => html(goodSeoPage(`http://${req.headers.host}`))(req, res),
+      '/robots.txt': (req, res) =>
+        res
+          .writeHead(200, { 'content-type': 'text/plain' })
+          .end(`# Sitemap: http://${req.headers.host}/old.xml\nUser-agent: *\nAllow: /\nSitemap: /relative.xml\nSITEMAP: http://${req.headers.host}/maps/all.xml # the real one\n`),
+      '/maps/all.xml': (req, res) => res.writeHead(200, { 'content-type': 'application/xml' }).end(sitemapXml(`http://${req.headers.host}`)),
+    });
     svc = await startTestService();
     key = await svc.newKey('business');
   });
@@ -29,6 +39,7 @@ describe('GET /api/seo', function () {
     await svc?.close();
     await site?.close();
     await bare?.close();
+    await mapped?.close();
   });
 
   const audit = (url: string, extra = '') => svc.call(`/api/seo?url=${encodeURIComponent(url)}${extra}`, { headers: { 'X-API-Key': key } });
@@ -46,6 +57,17 @@ describe('GET /api/seo', function () {
     expect(r.body.checks.sitemap.value).to.deep.equal({ url: `${site.url}/sitemap.xml`, status: 200 });
     expect(r.body.checks.robots_txt).to.deep.include({ pass: true, applicable: true, items: [] });
     expect(r.body).to.include({ url: `${site.url}/good`, final_url: `${site.url}/good`, status_code: 200, rendered: false });
+  });
+
+  it('reads robots.txt Sitemap lines as crawlers do: comments and relative URLs skipped, the first fetchable one checked', async function () {
+    const r = await audit(`${mapped.url}/good`);
+
+    expect(r.status, r.text).to.equal(200);
+    expect(r.body.checks.sitemap).to.deep.include({ pass: true, value: { url: `${mapped.url}/maps/all.xml`, status: 200 } });
+    // Lighthouse's robots-txt audit still names the line a crawler cannot use.
+    expect(r.body.checks.robots_txt.pass).to.equal(false);
+    expect(r.body.checks.robots_txt.items.map((i: { reason: string; robots_txt: { line: number } }) => [i.robots_txt.line, i.reason])).to.deep.equal([[4, 'Invalid sitemap URL']]);
+    expect(r.body.checks.robots_txt.value.sitemaps).to.deep.equal([`${mapped.url}/maps/all.xml`]);
   });
 
   it('on a poor page, fails each named check, names the failing elements and orders recommendations heaviest first', async function () {

@@ -1,10 +1,6 @@
-import robotsParserModule from 'robots-parser';
 import type { Outcome, SeoItem } from '../check-result.js';
 import type { PageArtifacts } from '../page-artifacts.js';
-import type { RobotsTxt } from '../robots-txt.js';
-
-/** The package is CommonJS exporting the function itself; its typings describe an ES default export. */
-const robotsParser = robotsParserModule as unknown as typeof robotsParserModule.default;
+import { parseRobots, type RobotsTxt } from '../robots-txt.js';
 
 /** The crawlers Lighthouse asks about; `undefined` is any crawler (`robots`, `User-agent: *`). */
 const CRAWLERS = [undefined, 'Googlebot', 'bingbot', 'DuckDuckBot', 'archive.org_bot'] as const;
@@ -39,7 +35,7 @@ function headerCrawler(value: string): string | undefined {
  * some crawlers passes with a warning naming them.
  */
 export function isCrawlable(a: PageArtifacts, robots: RobotsTxt): Outcome {
-  const parsed = robots.content ? robotsParser(robots.url, robots.content) : undefined;
+  const parsed = parseRobots(robots);
   const lines = robots.content?.split(/\r\n|\r|\n/) ?? [];
   const blockedFor = (crawler: Crawler): SeoItem[] => {
     const items: SeoItem[] = [];
