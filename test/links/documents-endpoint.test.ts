@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import { expect } from 'chai';
 import { parse } from 'csv-parse/sync';
 import { startTestService, type TestService } from '../support/service.js';
@@ -338,5 +339,32 @@ describe('POST /api/deadlinks/documents, transport and reading limits', () => {
     });
     expect(r.status).to.equal(413);
     expect(r.body.error).to.match(/larger than the limit of 1048576 bytes/);
+  });
+
+  const gzipped = (key: string, body: unknown, encoding = 'gzip') =>
+    svc.call('/api/deadlinks/documents', {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json', 'content-encoding': encoding },
+      body: zlib.gzipSync(JSON.stringify(body)),
+    });
+
+  it('takes a gzip body (Content-Encoding: gzip) as the same documents', async () => {
+    const key = await svc.newKey('business');
+    const documents = { documents: [{ path: 'README.md', content: '# Title\n\n[x](missing.md) [t](#title)' }], paths: ['README.md'] };
+    const [plain, packed] = [await svc.call('/api/deadlinks/documents', { method: 'POST', headers: { 'x-api-key': key }, json: documents }), await gzipped(key, documents)];
+    expect(packed.status, packed.text).to.equal(200);
+    expect(packed.body.broken_links).to.deep.equal(plain.body.broken_links);
+    expect(packed.body.broken_links.map((i: any) => i.url)).to.deep.equal(['missing.md']);
+  });
+
+  it('limits a gzip body by what it inflates to (413), and answers 415 for an encoding it cannot read', async () => {
+    const key = await svc.newKey('business');
+    // ~2 MiB of JSON that gzips to a few KiB: the limit is on the inflated body.
+    const bomb = await gzipped(key, { documents: [{ path: 'a.md', content: 'x'.repeat(2 * 1024 * 1024) }] });
+    expect(bomb.status, bomb.text).to.equal(413);
+    expect(bomb.body.error).to.match(/larger than the limit of 1048576 bytes/);
+    const odd = await gzipped(key, { documents: [] }, 'x-unknown');
+    expect(odd.status, odd.text).to.equal(415);
+    expect(odd.body.error).to.match(/x-unknown/);
   });
 });
