@@ -284,6 +284,25 @@ describe('POST /api/deadlinks/documents', () => {
     expect(big.body.limit).to.deep.equal({ max_documents: 200, max_bytes: 2 * 1024 * 1024 });
   });
 
+  it('max_duration: past the budget, answers with what was checked and timed_out, the unchecked links not reported broken', async function () {
+    this.timeout(60_000);
+    const slow = await serve({ '/hang': () => undefined, '/fine': html('fine') });
+    try {
+      const started = Date.now();
+      const r = await post({
+        documents: [{ path: 'README.md', content: `[hang](${slow.url}/hang) [fine](${slow.url}/fine) [file](missing.md)` }],
+        max_duration: 10,
+      });
+      expect(r.status, r.text).to.equal(200);
+      expect(Date.now() - started, 'answers at the budget, not at the link timeout').to.be.below(25_000);
+      expect(r.body.timed_out).to.equal(true);
+      expect(r.body.broken_links.map((i: any) => `${i.kind} ${i.url}`)).to.deep.equal(['missing_file missing.md']);
+      expect(r.body.total_links_checked, 'the file and the page that answered; not the one still waiting').to.equal(2);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('answers 400 naming the field and index for bad paths', async () => {
     const cases: Array<[unknown, RegExp]> = [
       [{ documents: [{ path: 'ok.md', content: '' }, { path: '../up.md', content: '' }] }, /documents\[1\]\.path must be a path inside the repository/],
