@@ -19,6 +19,8 @@ describe('screenshot queue', function () {
   let receiverUrl: string;
   const deliveries: Delivery[] = [];
   let failFirst = 0;
+  /** While set, a delivery that would succeed waits for it before answering. */
+  let hold: Promise<void> | undefined;
 
   before(async () => {
     site = await startFixtureServer((_req, res) => res.setHeader('content-type', 'text/html').end('<body style="background:#0a0;margin:0"><h1>queued page</h1></body>'));
@@ -31,7 +33,7 @@ describe('screenshot queue', function () {
         if (failFirst > 0) {
           failFirst--;
           res.writeHead(500).end();
-        } else res.writeHead(204).end();
+        } else void (hold ?? Promise.resolve()).then(() => res.writeHead(204).end());
       });
     });
     receiverUrl = `${receiver.url}/hook`;
@@ -60,6 +62,25 @@ describe('screenshot queue', function () {
 
     const early = await svc.call(`/api/screenshot/result/${id}`, { headers });
     expect([200, 202]).to.include(early.status);
+
+    // Between the failed attempt and the answer to the next one, the status says when it runs.
+    let release = () => undefined as void;
+    hold = new Promise<void>((r) => (release = r));
+    try {
+      const retrying = await until('the status to show the retry', async () => {
+        const s = await svc.call(`/api/screenshot/status/${id}`, { headers });
+        return s.body.webhook?.state === 'retrying' ? s.body.webhook : undefined;
+      });
+      expect(retrying).to.include({ delivered: false, last_status: 500 });
+      expect(retrying.last_error).to.match(/500/);
+      expect(retrying.attempts.map((a: { status: number }) => a.status)).to.deep.equal([500]);
+      // WEBHOOK_BACKOFF_MS=100: the retry runs at most 100 ms after the failed attempt (BullMQ's jitter only shortens it).
+      const waited = Date.parse(retrying.next_attempt_at) - Date.parse(retrying.attempts[0].at);
+      expect(waited).to.be.within(100, 1_000);
+    } finally {
+      release();
+      hold = undefined;
+    }
 
     const status = await until('the job to complete and its webhook to be delivered', async () => {
       const s = await svc.call(`/api/screenshot/status/${id}`, { headers });
