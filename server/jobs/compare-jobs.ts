@@ -69,7 +69,7 @@ export class CompareJobs {
   }
 
   status(job: Job<CompareJobData>): Promise<JobStatus> {
-    return jobStatus(job);
+    return jobStatus(this.queue, job);
   }
 
   /** The progress the worker last reported; null before it started. */

@@ -127,7 +127,7 @@ export class ScreenshotJobs {
   }
 
   status(job: Job<ScreenshotJobData>): Promise<JobStatus> {
-    return jobStatus(job);
+    return jobStatus(this.screenshots, job);
   }
 
   webhookStatus(jobId: string): Promise<WebhookStatus> {
