@@ -3,7 +3,7 @@ import { Queue, type ConnectionOptions, type Job } from 'bullmq';
 import type { Redis, RedisOptions } from 'ioredis';
 import type { CompareInput, CompareReport, HealthPoint } from '../compare/compare-report.js';
 import type { CompareProgress } from '../compare/compare-run.js';
-import { findOwnedJob, jobStatus, RESULT_TTL_SECONDS, type JobStatus } from './job-basics.js';
+import { addJob, findOwnedJob, jobStatus, OutcomeStore, type JobStatus } from './job-basics.js';
 
 /** What a queued comparison carries: what to compare and for whom, never secrets. */
 export interface CompareJobData {
@@ -39,6 +39,7 @@ export const TREND_KEPT_SECONDS = 7 * 24 * 3600;
  */
 export class CompareJobs {
   readonly queue: Queue<CompareJobData>;
+  private readonly outcomes: OutcomeStore<CompareOutcome>;
 
   constructor(
     /** Producer options: no offline queue, so a request fails fast while Redis is away. */
@@ -49,18 +50,11 @@ export class CompareJobs {
     this.queue = new Queue(COMPARE_QUEUE, { connection: connection as ConnectionOptions, prefix: `${prefix}bull` });
     // Errors reach the callers of each command; the event only reports reconnects.
     this.queue.on('error', () => undefined);
+    this.outcomes = new OutcomeStore<CompareOutcome>(redis, (jobId) => this.k('outcome', jobId));
   }
 
-  async enqueue(data: CompareJobData): Promise<string> {
-    const id = crypto.randomUUID();
-    await this.queue.add('compare', data, {
-      jobId: id,
-      attempts: COMPARE_ATTEMPTS,
-      backoff: { type: 'exponential', delay: 2_000 },
-      removeOnComplete: { age: RESULT_TTL_SECONDS },
-      removeOnFail: { age: RESULT_TTL_SECONDS },
-    });
-    return id;
+  enqueue(data: CompareJobData): Promise<string> {
+    return addJob(this.queue, 'compare', data, COMPARE_ATTEMPTS);
   }
 
   /** The job if it exists and belongs to `owner`. */
@@ -79,13 +73,12 @@ export class CompareJobs {
   }
 
   /** Records what the job came to; the first outcome stored stays (a re-run does not replace it). */
-  async storeOutcome(outcome: CompareOutcome): Promise<void> {
-    await this.redis.set(this.k('outcome', outcome.job_id), JSON.stringify(outcome), 'EX', RESULT_TTL_SECONDS, 'NX');
+  storeOutcome(outcome: CompareOutcome): Promise<void> {
+    return this.outcomes.store(outcome.job_id, outcome);
   }
 
-  async outcome(jobId: string): Promise<CompareOutcome | null> {
-    const raw = await this.redis.get(this.k('outcome', jobId));
-    return raw ? (JSON.parse(raw) as CompareOutcome) : null;
+  outcome(jobId: string): Promise<CompareOutcome | null> {
+    return this.outcomes.get(jobId);
   }
 
   /**

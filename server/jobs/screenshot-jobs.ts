@@ -1,8 +1,7 @@
-import crypto from 'node:crypto';
 import { Queue, type ConnectionOptions, type Job } from 'bullmq';
 import type { Redis, RedisOptions } from 'ioredis';
 import { WebhookLog, type WebhookStatus } from './webhook-log.js';
-import { findOwnedJob, jobStatus, RESULT_TTL_SECONDS, type JobStatus } from './job-basics.js';
+import { addJob, findOwnedJob, jobStatus, OutcomeStore, RESULT_TTL_SECONDS, type JobStatus } from './job-basics.js';
 
 export { RESULT_TTL_SECONDS, type JobStatus };
 
@@ -67,6 +66,7 @@ export class ScreenshotJobs {
   readonly screenshots: Queue<ScreenshotJobData>;
   readonly webhooks: Queue<WebhookJobData>;
   readonly webhookLog: WebhookLog;
+  private readonly outcomes: OutcomeStore<ScreenshotOutcome>;
 
   constructor(
     /** Producer options: no offline queue, so a request fails fast while Redis is away. */
@@ -79,30 +79,22 @@ export class ScreenshotJobs {
     this.screenshots = new Queue(SCREENSHOT_QUEUE, opts);
     this.webhooks = new Queue(WEBHOOK_QUEUE, opts);
     this.webhookLog = new WebhookLog(redis, prefix, RESULT_TTL_SECONDS);
+    this.outcomes = new OutcomeStore<ScreenshotOutcome>(redis, (jobId) => `${prefix}screenshot-outcome:${jobId}`);
     // Errors reach the callers of each command; the event only reports reconnects.
     for (const q of [this.screenshots, this.webhooks]) q.on('error', () => undefined);
   }
 
-  async enqueue(data: ScreenshotJobData): Promise<string> {
-    const id = crypto.randomUUID();
-    await this.screenshots.add('capture', data, {
-      jobId: id,
-      attempts: SCREENSHOT_ATTEMPTS,
-      backoff: { type: 'exponential', delay: 2_000 },
-      removeOnComplete: { age: RESULT_TTL_SECONDS },
-      removeOnFail: { age: RESULT_TTL_SECONDS },
-    });
-    return id;
+  enqueue(data: ScreenshotJobData): Promise<string> {
+    return addJob(this.screenshots, 'capture', data, SCREENSHOT_ATTEMPTS);
   }
 
   /** Records what the job came to; the first outcome stored stays (a re-run does not replace it). */
-  async storeOutcome(jobId: string, outcome: ScreenshotOutcome): Promise<void> {
-    await this.redis.set(this.outcomeKey(jobId), JSON.stringify(outcome), 'EX', RESULT_TTL_SECONDS, 'NX');
+  storeOutcome(jobId: string, outcome: ScreenshotOutcome): Promise<void> {
+    return this.outcomes.store(jobId, outcome);
   }
 
-  async outcome(jobId: string): Promise<ScreenshotOutcome | null> {
-    const raw = await this.redis.get(this.outcomeKey(jobId));
-    return raw ? (JSON.parse(raw) as ScreenshotOutcome) : null;
+  outcome(jobId: string): Promise<ScreenshotOutcome | null> {
+    return this.outcomes.get(jobId);
   }
 
   /**
@@ -138,5 +130,4 @@ export class ScreenshotJobs {
     await Promise.all([this.screenshots.close(), this.webhooks.close()]);
   }
 
-  private outcomeKey = (jobId: string) => `${this.prefix}screenshot-outcome:${jobId}`;
 }
