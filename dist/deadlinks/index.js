@@ -60559,7 +60559,19 @@ function runPhases(a) {
 
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: ./server/net/retry-after.ts
+/** `Retry-After` (seconds, or an HTTP date) in ms from now; undefined when absent or unparsable. */
+function retryAfterMs(value) {
+    if (!value)
+        return undefined;
+    if (/^\d+(\.\d+)?$/.test(value.trim()))
+        return Math.round(Number(value) * 1000);
+    const at = Date.parse(value);
+    return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
 ;// CONCATENATED MODULE: ./actions/shared/src/api-client.ts
+
 /**
  * The SiteLens API as the actions see it: JSON in and out. A failure is one line a person
  * can act on: the method and path (never the query, which may hold the key or long
@@ -60684,7 +60696,8 @@ function redirectOrigin(location, base) {
  */
 function retryDelay(res, envelope, attempt, maxSeconds) {
     if (res.status === 429) {
-        const seconds = parseRetryAfter(res.headers.get('retry-after')) ?? 2 ** attempt;
+        const asked = retryAfterMs(res.headers.get('retry-after'));
+        const seconds = asked === undefined ? 2 ** attempt : asked / 1000;
         return seconds <= maxSeconds ? seconds * 1000 : null;
     }
     if (res.status === 503 || (res.status === 502 && !envelope))
@@ -60699,14 +60712,6 @@ function networkCause(err) {
     if (e?.code)
         return e.code;
     return e?.name === 'TimeoutError' ? 'TimeoutError' : (e?.message ?? String(err));
-}
-function parseRetryAfter(value) {
-    if (!value)
-        return undefined;
-    if (/^\d+$/.test(value.trim()))
-        return Number(value.trim());
-    const at = Date.parse(value);
-    return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 function parseJson(text) {
     try {
@@ -66547,13 +66552,47 @@ function combine(a, b) {
 /** Bytes of a document's content as the file has them (what the per-call limits count). */
 const documentBytes = (doc) => Buffer.byteLength(doc.content, doc.encoding === 'base64' ? 'base64' : 'utf8');
 
+;// CONCATENATED MODULE: ./server/api/limit-rules.ts
+/** Contract "Limits", column "No key", per client IP. */
+const keylessLimits = {
+    deadlinks: { points: 1, seconds: 30 * 60 },
+    seo: { points: 1, seconds: 5 * 60 },
+    screenshot: { points: 2, seconds: 60 },
+    perf: { points: 2, seconds: 60 },
+    techstack: { points: 1, seconds: 2 * 60 },
+    html2image: { points: 2, seconds: 60 },
+    ssl: { points: 5, seconds: 60 },
+    audit: { points: 1, seconds: 2 * 60 },
+};
+/** Limits of the endpoints that do no work on targets; `cheap` comes from config. */
+const ipLimits = {
+    keys: { points: 10, seconds: 60 * 60 },
+    verify: { points: 30, seconds: 60 * 60 },
+};
+/** Extra per-key limits on top of the tier quota (contract "Other limits"). */
+const perKeyExtra = {
+    batch: { points: 2, seconds: 60 },
+};
+/** Documents and content bytes (UTF-8) per call of POST /api/deadlinks/documents; `keyless` without a key. */
+const documentLimits = {
+    keyless: { max_documents: 50, max_bytes: 512 * 1024 },
+    free: { max_documents: 200, max_bytes: 2 * 1024 * 1024 },
+    starter: { max_documents: 500, max_bytes: 5 * 1024 * 1024 },
+    pro: { max_documents: 2000, max_bytes: 20 * 1024 * 1024 },
+    business: { max_documents: 2000, max_bytes: 20 * 1024 * 1024 },
+};
+
 ;// CONCATENATED MODULE: ./actions/deadlinks/src/documents/batches.ts
 
 
+
 /** Without a key: the API's keyless limits, known in advance (a rejected call would use up the keyless quota). */
-const keylessLimits = { maxDocuments: 50, maxBytes: 512 * 1024 };
+const batches_keylessLimits = asLimits(documentLimits.keyless);
 /** With a key: the highest tier's; a lower tier's 413 names its own limits and the rest is re-split. */
-const keyedLimits = { maxDocuments: 2000, maxBytes: 20 * 1024 * 1024 };
+const keyedLimits = {
+    maxDocuments: Math.max(...Object.values(documentLimits).map((l) => l.max_documents)),
+    maxBytes: Math.max(...Object.values(documentLimits).map((l) => l.max_bytes)),
+};
 /**
  * Documents in consecutive batches under the limits, in the given (path) order so a folder's
  * files travel together and links between them are checked in one call. A document larger
@@ -66627,6 +66666,10 @@ function limitsOf(body) {
     const limit = body?.limit;
     if (typeof limit?.max_documents !== 'number' || typeof limit.max_bytes !== 'number')
         return undefined;
+    return asLimits({ max_documents: limit.max_documents, max_bytes: limit.max_bytes });
+}
+/** The API's `{max_documents, max_bytes}` in the action's words. */
+function asLimits(limit) {
     return { maxDocuments: limit.max_documents, maxBytes: limit.max_bytes };
 }
 
@@ -66642,7 +66685,7 @@ function limitsOf(body) {
  */
 async function checkDocuments(api, o, req) {
     const onlyLines = req.changed ? linesToCheck(req.documents, req.changed) : undefined;
-    const run = await sendInBatches(req.documents, o.keyed ? keyedLimits : keylessLimits, (batch) => api.post('/api/deadlinks/documents', {
+    const run = await sendInBatches(req.documents, o.keyed ? keyedLimits : batches_keylessLimits, (batch) => api.post('/api/deadlinks/documents', {
         documents: batch,
         paths: req.paths,
         only_lines: onlyLines && Object.fromEntries(batch.map((d) => [d.path, onlyLines.get(d.path) ?? []])),

@@ -60559,7 +60559,19 @@ function runPhases(a) {
 
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: ./server/net/retry-after.ts
+/** `Retry-After` (seconds, or an HTTP date) in ms from now; undefined when absent or unparsable. */
+function retryAfterMs(value) {
+    if (!value)
+        return undefined;
+    if (/^\d+(\.\d+)?$/.test(value.trim()))
+        return Math.round(Number(value) * 1000);
+    const at = Date.parse(value);
+    return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
 ;// CONCATENATED MODULE: ./actions/shared/src/api-client.ts
+
 /**
  * The SiteLens API as the actions see it: JSON in and out. A failure is one line a person
  * can act on: the method and path (never the query, which may hold the key or long
@@ -60684,7 +60696,8 @@ function redirectOrigin(location, base) {
  */
 function retryDelay(res, envelope, attempt, maxSeconds) {
     if (res.status === 429) {
-        const seconds = parseRetryAfter(res.headers.get('retry-after')) ?? 2 ** attempt;
+        const asked = retryAfterMs(res.headers.get('retry-after'));
+        const seconds = asked === undefined ? 2 ** attempt : asked / 1000;
         return seconds <= maxSeconds ? seconds * 1000 : null;
     }
     if (res.status === 503 || (res.status === 502 && !envelope))
@@ -60699,14 +60712,6 @@ function networkCause(err) {
     if (e?.code)
         return e.code;
     return e?.name === 'TimeoutError' ? 'TimeoutError' : (e?.message ?? String(err));
-}
-function parseRetryAfter(value) {
-    if (!value)
-        return undefined;
-    if (/^\d+$/.test(value.trim()))
-        return Number(value.trim());
-    const at = Date.parse(value);
-    return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 function parseJson(text) {
     try {
@@ -66516,8 +66521,10 @@ async function publishPhase(s, outcome, report, upload) {
 }
 
 ;// CONCATENATED MODULE: ./server/compare/types.ts
+
+/** A check on one side: its report, or why it could not run there. */
+
 const compareChecks = ['links', 'seo', 'perf', 'techstack', 'tls', 'visual'];
-const isSideFailure = (v) => typeof v === 'object' && v !== null && 'error' in v && 'kind' in v;
 /**
  * The paths both sides could check, as [path, baseline, preview]. A path that failed on one
  * side is not compared: a note says why, and when only the preview failed it is a
@@ -66527,10 +66534,10 @@ function* comparablePaths(baseline, preview, out) {
     for (const path of Object.keys(preview)) {
         const b = baseline[path];
         const p = preview[path];
-        if (isSideFailure(p) && !isSideFailure(b))
+        if (isFailure(p) && !isFailure(b))
             out.items.push({ kind: 'failed_on_preview', path, error: p.error, regression: true });
-        if (isSideFailure(b) || isSideFailure(p)) {
-            out.notes.push(`${path}: not compared (${[b, p].filter(isSideFailure).map((f) => f.error).join('; ')})`);
+        if (isFailure(b) || isFailure(p)) {
+            out.notes.push(`${path}: not compared (${[b, p].filter(isFailure).map((f) => f.error).join('; ')})`);
             continue;
         }
         yield [path, b, p];

@@ -60822,7 +60822,19 @@ function renderScreenshotDiff(report, o) {
     }, o.limit ?? githubCommentLimit).markdown;
 }
 
+;// CONCATENATED MODULE: ./server/net/retry-after.ts
+/** `Retry-After` (seconds, or an HTTP date) in ms from now; undefined when absent or unparsable. */
+function retryAfterMs(value) {
+    if (!value)
+        return undefined;
+    if (/^\d+(\.\d+)?$/.test(value.trim()))
+        return Math.round(Number(value) * 1000);
+    const at = Date.parse(value);
+    return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
 ;// CONCATENATED MODULE: ./actions/shared/src/api-client.ts
+
 /**
  * The SiteLens API as the actions see it: JSON in and out. A failure is one line a person
  * can act on: the method and path (never the query, which may hold the key or long
@@ -60947,7 +60959,8 @@ function redirectOrigin(location, base) {
  */
 function retryDelay(res, envelope, attempt, maxSeconds) {
     if (res.status === 429) {
-        const seconds = parseRetryAfter(res.headers.get('retry-after')) ?? 2 ** attempt;
+        const asked = retryAfterMs(res.headers.get('retry-after'));
+        const seconds = asked === undefined ? 2 ** attempt : asked / 1000;
         return seconds <= maxSeconds ? seconds * 1000 : null;
     }
     if (res.status === 503 || (res.status === 502 && !envelope))
@@ -60962,14 +60975,6 @@ function networkCause(err) {
     if (e?.code)
         return e.code;
     return e?.name === 'TimeoutError' ? 'TimeoutError' : (e?.message ?? String(err));
-}
-function parseRetryAfter(value) {
-    if (!value)
-        return undefined;
-    if (/^\d+$/.test(value.trim()))
-        return Number(value.trim());
-    const at = Date.parse(value);
-    return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 function parseJson(text) {
     try {

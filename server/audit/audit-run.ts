@@ -1,7 +1,7 @@
-import { netErrorKind, type NetErrorKind, type SafeHttp } from '../net/safe-http.js';
-import { BlockedTargetError } from '../net/target-policy.js';
+import type { SafeHttp } from '../net/safe-http.js';
 import type { BrowserPool } from '../render/browser-pool.js';
-import { targetFailure } from '../errors/index.js';
+import { settle } from '../errors/index.js';
+import { isFailure, type Part, type PartFailure } from '../errors/part-failure.js';
 import { checkPerf, type PerfReport } from '../perf/perf-check.js';
 import { auditSeo, type SeoReport } from '../seo/seo-audit.js';
 import type { TechDetector } from '../techstack/tech-detector.js';
@@ -25,14 +25,6 @@ export interface AuditDeps {
   browser?: BrowserPool;
 }
 
-/** A part that could not run: why, as a stable kind and a sentence. */
-export interface PartFailure {
-  error: string;
-  kind: NetErrorKind | 'unavailable';
-}
-
-export type Part<T> = T | PartFailure;
-
 export interface AuditReport {
   url: string;
   summary: {
@@ -52,8 +44,6 @@ export interface AuditReport {
   seo?: Part<SeoReport>;
   timestamp: string;
 }
-
-export const isFailure = (p: unknown): p is PartFailure => typeof p === 'object' && p !== null && 'error' in p && 'kind' in p;
 
 /**
  * Runs tech stack, TLS and performance (and SEO when asked) for one URL at once.
@@ -103,16 +93,4 @@ export async function runAudit(opts: AuditOptions, deps: AuditDeps): Promise<Aud
     ...(seo ? { seo } : {}),
     timestamp: new Date().toISOString(),
   };
-}
-
-/** Resolves to the part's report or its failure; a refused target (our rule, not the site's) still throws. */
-export async function settle<T>(work: Promise<T>): Promise<Part<T>> {
-  try {
-    return await work;
-  } catch (err) {
-    if (err instanceof BlockedTargetError || netErrorKind(err) === 'blocked_target') throw err;
-    const status = (err as { status?: unknown }).status;
-    if (typeof status === 'number') return { error: (err as Error).message, kind: 'unavailable' };
-    return { error: targetFailure(err), kind: netErrorKind(err) };
-  }
 }

@@ -1,4 +1,4 @@
-import { isSideFailure, type CheckDiff, type CompareCheck, type FailureItemDiff, type ItemBase, type Side, type SideFailure } from './types.js';
+import { isFailure, type CheckDiff, type CompareCheck, type FailureItemDiff, type ItemBase, type Part, type PartFailure } from './types.js';
 
 /**
  * A row from its items: `regressed` when any item is a regression, `improved` when some are
@@ -22,11 +22,11 @@ export function checkRow<I extends ItemBase>(
  * When one side could not run the check: a failure only on the preview is a regression (it
  * worked in production); a failure on the baseline, or on both, leaves nothing to compare.
  */
-export function failedRow(check: CompareCheck, baseline: Side<unknown>, preview: Side<unknown>, path: string | null = null): CheckDiff<FailureItemDiff> | null {
-  const b = isSideFailure(baseline) ? baseline : null;
-  const p = isSideFailure(preview) ? preview : null;
+export function failedRow(check: CompareCheck, baseline: Part<unknown>, preview: Part<unknown>, path: string | null = null): CheckDiff<FailureItemDiff> | null {
+  const b = isFailure(baseline) ? baseline : null;
+  const p = isFailure(preview) ? preview : null;
   if (!b && !p) return null;
-  const words = (f: SideFailure | null) => (f ? `failed (${f.kind})` : 'ran');
+  const words = (f: PartFailure | null) => (f ? `failed (${f.kind})` : 'ran');
   if (p && !b) {
     return {
       check, status: 'regressed', baseline: 'ran', preview: words(p), change: 'fails on the preview', regressions: 1, improvements: 0,

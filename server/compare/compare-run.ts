@@ -1,7 +1,7 @@
 import type { DiffStore } from '../diff/diff-store.js';
 import { newDiffId } from '../diff/diff-store.js';
 import { screenshotDiff } from '../diff/screenshot-diff.js';
-import { settle } from '../audit/audit-run.js';
+import { settle } from '../errors/index.js';
 import { checkSite, StartPageError } from '../links/site-check.js';
 import type { SafeHttp } from '../net/safe-http.js';
 import { checkPerf } from '../perf/perf-check.js';
@@ -14,7 +14,7 @@ import { checkTechstack } from '../techstack/techstack-check.js';
 import { checkTls } from '../tls/tls-check.js';
 import type { CompareInput } from './compare-report.js';
 import { countPageRequests } from './page-requests.js';
-import type { PerfSide, Side, SideResults, VisualResult } from './types.js';
+import type { PerfSide, Part, SideResults, VisualResult } from './types.js';
 
 export interface CompareRunDeps {
   http: SafeHttp;
@@ -47,7 +47,7 @@ export interface CompareProgress {
 export interface CompareRun {
   baseline: SideResults;
   preview: SideResults;
-  visual: Array<Side<VisualResult> & { path: string; width: number; height: number }>;
+  visual: Array<Part<VisualResult> & { path: string; width: number; height: number }>;
 }
 
 type SideName = 'baseline' | 'preview';
@@ -122,7 +122,7 @@ async function links(url: string, deps: CompareRunDeps, timeoutMs: number) {
   }
 }
 
-async function perf(url: string, deps: CompareRunDeps, timeoutMs: number, maxBytes: number): Promise<Side<PerfSide>> {
+async function perf(url: string, deps: CompareRunDeps, timeoutMs: number, maxBytes: number): Promise<Part<PerfSide>> {
   return settle(
     (async () => {
       const report = await checkPerf({ url, timeoutMs, maxBytes }, { policy: deps.http.policy, ca: deps.tlsCa });

@@ -1,6 +1,6 @@
 import type { DeadLinkReport, LinkItem } from '../links/report.js';
 import { checkRow, failedRow } from './check-row.js';
-import type { CheckDiff, LinkItemDiff, Side } from './types.js';
+import type { CheckDiff, LinkItemDiff, Part } from './types.js';
 
 /**
  * Broken links by URL on both sides: new on the preview (a regression), fixed, or still
@@ -8,7 +8,7 @@ import type { CheckDiff, LinkItemDiff, Side } from './types.js';
  * and query, so the same link on two origins (`/pricing` on production and on the preview)
  * is one link.
  */
-export function diffLinks(baseline: Side<DeadLinkReport>, preview: Side<DeadLinkReport>, origins: { baseline: string; preview: string }): CheckDiff {
+export function diffLinks(baseline: Part<DeadLinkReport>, preview: Part<DeadLinkReport>, origins: { baseline: string; preview: string }): CheckDiff {
   const failed = failedRow('links', baseline, preview);
   if (failed) return failed;
   const b = baseline as DeadLinkReport;

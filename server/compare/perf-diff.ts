@@ -1,6 +1,6 @@
 import { formatBytes, perfGrades } from '../perf/perf-grade.js';
 import { checkRow, mean } from './check-row.js';
-import { comparablePaths, type CheckDiff, type FailureItemDiff, type PerfItemDiff, type PerfMetric, type PerfSide, type Side } from './types.js';
+import { comparablePaths, type CheckDiff, type FailureItemDiff, type PerfItemDiff, type PerfMetric, type PerfSide, type Part } from './types.js';
 
 /**
  * When a figure counts as worse (or better): a single page load is noisy, so a change must be
@@ -13,7 +13,7 @@ export const perfTolerances: Record<Exclude<PerfMetric, 'grade'>, { ratio: numbe
 };
 
 /** Timings, bytes, sub-resource requests and grade per path, each with its delta. */
-export function diffPerf(baseline: Record<string, Side<PerfSide>>, preview: Record<string, Side<PerfSide>>): CheckDiff {
+export function diffPerf(baseline: Record<string, Part<PerfSide>>, preview: Record<string, Part<PerfSide>>): CheckDiff {
   const items: Array<PerfItemDiff | FailureItemDiff> = [];
   const notes: string[] = [];
   const scores = { baseline: [] as number[], preview: [] as number[] };

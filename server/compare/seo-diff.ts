@@ -1,13 +1,13 @@
 import type { SeoReport } from '../seo/seo-audit.js';
 import { checkRow, mean, plural } from './check-row.js';
-import { comparablePaths, type CheckDiff, type FailureItemDiff, type SeoItemDiff, type Side } from './types.js';
+import { comparablePaths, type CheckDiff, type FailureItemDiff, type SeoItemDiff, type Part } from './types.js';
 
 /**
  * SEO checks path by path: one that passes on the baseline and fails on the preview regressed
  * (a lost meta description); the reverse improved; one failing on both is production's
  * problem already. A path whose audit fails only on the preview is a regression too.
  */
-export function diffSeo(baseline: Record<string, Side<SeoReport>>, preview: Record<string, Side<SeoReport>>): CheckDiff {
+export function diffSeo(baseline: Record<string, Part<SeoReport>>, preview: Record<string, Part<SeoReport>>): CheckDiff {
   const items: Array<SeoItemDiff | FailureItemDiff> = [];
   const notes: string[] = [];
   const scores = { baseline: [] as number[], preview: [] as number[] };

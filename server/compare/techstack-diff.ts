@@ -1,14 +1,14 @@
 import type { TechstackReport } from '../techstack/techstack-check.js';
 import { compareVersionsDesc } from '../techstack/version-order.js';
 import { checkRow, failedRow, plural } from './check-row.js';
-import type { CheckDiff, Side, TechItemDiff } from './types.js';
+import type { CheckDiff, Part, TechItemDiff } from './types.js';
 
 /**
  * Technologies added, removed or at another version. Only a version that goes down is a
  * regression: an added or removed library, or an upgrade, is a change a reviewer should see
  * (⚠️), not something the preview broke.
  */
-export function diffTechstack(baseline: Side<TechstackReport>, preview: Side<TechstackReport>): CheckDiff {
+export function diffTechstack(baseline: Part<TechstackReport>, preview: Part<TechstackReport>): CheckDiff {
   const failed = failedRow('techstack', baseline, preview);
   if (failed) return failed;
   const before = byName(baseline as TechstackReport);

@@ -1,7 +1,7 @@
 import { tlsGrades } from '../tls/tls-grade.js';
 import type { TlsReport } from '../tls/tls-check.js';
 import { checkRow } from './check-row.js';
-import { isSideFailure, type CheckDiff, type Side, type TlsItemDiff } from './types.js';
+import { isFailure, type CheckDiff, type Part, type TlsItemDiff } from './types.js';
 
 /** Score of a TLS grade for the health score. */
 export const tlsGradeScore: Record<string, number> = { 'A+': 100, A: 95, B: 80, C: 60, F: 0 };
@@ -11,18 +11,18 @@ export const tlsGradeScore: Record<string, number> = { 'A+': 100, A: 95, B: 80, 
  * fails on the preview but works on the baseline. A side not served over https (null) has
  * nothing to grade.
  */
-export function diffTls(baseline: Side<TlsReport> | null, preview: Side<TlsReport> | null): CheckDiff {
-  const grade = (s: Side<TlsReport> | null) => (s && !isSideFailure(s) ? s.grade : null);
-  const describe = (s: Side<TlsReport> | null) => (s === null ? 'not https' : isSideFailure(s) ? `failed (${s.kind})` : `grade ${s.grade}`);
+export function diffTls(baseline: Part<TlsReport> | null, preview: Part<TlsReport> | null): CheckDiff {
+  const grade = (s: Part<TlsReport> | null) => (s && !isFailure(s) ? s.grade : null);
+  const describe = (s: Part<TlsReport> | null) => (s === null ? 'not https' : isFailure(s) ? `failed (${s.kind})` : `grade ${s.grade}`);
   const b = grade(baseline);
   const p = grade(preview);
   const items: TlsItemDiff[] = [];
   if (b && p && b !== p) {
     const worse = tlsGrades.indexOf(p as never) > tlsGrades.indexOf(b as never);
     items.push({ kind: 'grade_changed', baseline_grade: b, preview_grade: p, message: `grade ${b} → ${p}`, regression: worse });
-  } else if (b && isSideFailure(preview)) {
+  } else if (b && isFailure(preview)) {
     items.push({ kind: 'failed_on_preview', baseline_grade: b, preview_grade: null, message: preview.error, regression: true });
-  } else if (p && isSideFailure(baseline)) {
+  } else if (p && isFailure(baseline)) {
     items.push({ kind: 'fixed_on_preview', baseline_grade: null, preview_grade: p, message: baseline.error, regression: false });
   }
   const row = checkRow(
@@ -33,7 +33,7 @@ export function diffTls(baseline: Side<TlsReport> | null, preview: Side<TlsRepor
       change: items.map((i) => i.message).join(''),
       scores: { baseline: b ? tlsGradeScore[b] : null, preview: p ? tlsGradeScore[p] : null },
       items,
-      notes: [baseline, preview].filter(isSideFailure).map((f) => f.error),
+      notes: [baseline, preview].filter(isFailure).map((f) => f.error),
     },
     (i) => i.kind === 'fixed_on_preview' || (i.kind === 'grade_changed' && !i.regression),
   );

@@ -1,20 +1,16 @@
+import { isFailure, type Part, type PartFailure } from '../errors/part-failure.js';
 import type { DeadLinkReport } from '../links/report.js';
 import type { PerfReport } from '../perf/perf-check.js';
 import type { SeoReport } from '../seo/seo-audit.js';
 import type { TechstackReport } from '../techstack/techstack-check.js';
 import type { TlsReport } from '../tls/tls-check.js';
 
+/** A check on one side: its report, or why it could not run there. */
+export { isFailure, type Part, type PartFailure };
+
 export const compareChecks = ['links', 'seo', 'perf', 'techstack', 'tls', 'visual'] as const;
 export type CompareCheck = (typeof compareChecks)[number];
 
-/** A check that could not run on one side: why, as a sentence and a stable kind. */
-export interface SideFailure {
-  error: string;
-  kind: string;
-}
-
-export type Side<T> = T | SideFailure;
-export const isSideFailure = (v: unknown): v is SideFailure => typeof v === 'object' && v !== null && 'error' in v && 'kind' in v;
 
 /**
  * The paths both sides could check, as [path, baseline, preview]. A path that failed on one
@@ -22,16 +18,16 @@ export const isSideFailure = (v: unknown): v is SideFailure => typeof v === 'obj
  * `failed_on_preview` regression in `items`.
  */
 export function* comparablePaths<T>(
-  baseline: Record<string, Side<T>>,
-  preview: Record<string, Side<T>>,
+  baseline: Record<string, Part<T>>,
+  preview: Record<string, Part<T>>,
   out: { items: { push(item: FailureItemDiff): unknown }; notes: string[] },
 ): Generator<[string, T, T]> {
   for (const path of Object.keys(preview)) {
     const b = baseline[path];
     const p = preview[path];
-    if (isSideFailure(p) && !isSideFailure(b)) out.items.push({ kind: 'failed_on_preview', path, error: p.error, regression: true });
-    if (isSideFailure(b) || isSideFailure(p)) {
-      out.notes.push(`${path}: not compared (${[b, p].filter(isSideFailure).map((f) => f.error).join('; ')})`);
+    if (isFailure(p) && !isFailure(b)) out.items.push({ kind: 'failed_on_preview', path, error: p.error, regression: true });
+    if (isFailure(b) || isFailure(p)) {
+      out.notes.push(`${path}: not compared (${[b, p].filter(isFailure).map((f) => f.error).join('; ')})`);
       continue;
     }
     yield [path, b, p];
@@ -46,12 +42,12 @@ export interface PerfSide {
 }
 
 export interface SideResults {
-  links?: Side<DeadLinkReport>;
-  seo?: Record<string, Side<SeoReport>>;
-  perf?: Record<string, Side<PerfSide>>;
-  techstack?: Side<TechstackReport>;
+  links?: Part<DeadLinkReport>;
+  seo?: Record<string, Part<SeoReport>>;
+  perf?: Record<string, Part<PerfSide>>;
+  techstack?: Part<TechstackReport>;
   /** Null when the side is not served over https (nothing to grade). */
-  tls?: Side<TlsReport> | null;
+  tls?: Part<TlsReport> | null;
 }
 
 /** One path at one viewport, rendered on both sides and compared pixel by pixel. */

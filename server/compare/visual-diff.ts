@@ -1,5 +1,5 @@
 import { checkRow, plural } from './check-row.js';
-import { isSideFailure, type CheckDiff, type FailureItemDiff, type Side, type VisualItemDiff, type VisualResult } from './types.js';
+import { isFailure, type CheckDiff, type FailureItemDiff, type Part, type VisualItemDiff, type VisualResult } from './types.js';
 
 /** The default gate: more than 0.1 % of the pixels changed is a visual regression to review. */
 export const DEFAULT_MAX_CHANGED_RATIO = 0.001;
@@ -9,11 +9,11 @@ export const DEFAULT_MAX_CHANGED_RATIO = 0.001;
  * regression (a moved button), since a picture cannot say whether the change was meant; a
  * reviewer accepts it by merging with fail_on: never or a looser gate.
  */
-export function diffVisual(results: Array<Side<VisualResult> & { path: string; width: number; height: number }>, maxChangedRatio: number): CheckDiff {
+export function diffVisual(results: Array<Part<VisualResult> & { path: string; width: number; height: number }>, maxChangedRatio: number): CheckDiff {
   const items: Array<VisualItemDiff | FailureItemDiff> = [];
   const notes: string[] = [];
   for (const r of results) {
-    if (isSideFailure(r)) {
+    if (isFailure(r)) {
       // The renderer names the side that failed; one that renders in production but not on the preview is a regression.
       if (/^candidate_url:/.test(r.error)) items.push({ kind: 'failed_on_preview', path: r.path, error: r.error, regression: true });
       notes.push(`${r.path} at ${r.width}×${r.height}: ${r.error}`);

@@ -1,5 +1,7 @@
 import { innermostMessage, netErrorKind, type NetErrorKind } from '../net/safe-http.js';
+import { BlockedTargetError } from '../net/target-policy.js';
 import { DomainError } from './domain-error.js';
+import type { Part } from './part-failure.js';
 import { TargetFailedError, TargetRefusedError, TargetTimeoutError } from './target-errors.js';
 
 /**
@@ -61,4 +63,16 @@ function withoutAddresses(message: string): string {
     .replace(/\s*\[?(?:\d{1,3}\.){3}\d{1,3}\]?(?::\d+)?/g, '')
     .replace(/\s*\[?(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4}\]?(?::\d+)?(?=$|[\s,;)])/gi, '')
     .trim();
+}
+
+/** Resolves to the check's report or its failure; a refused target (our rule, not the site's) still throws. */
+export async function settle<T>(work: Promise<T>): Promise<Part<T>> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof BlockedTargetError || netErrorKind(err) === 'blocked_target') throw err;
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === 'number') return { error: (err as Error).message, kind: 'unavailable' };
+    return { error: targetFailure(err), kind: netErrorKind(err) };
+  }
 }

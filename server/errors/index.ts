@@ -13,4 +13,4 @@ export {
 export { TargetFailedError, TargetRefusedError, TargetTimeoutError } from './target-errors.js';
 export { DependencyDownError, InternalError, JobFailedError } from './service-errors.js';
 export { asDomainError, httpReply, type HttpReply } from './http-reply.js';
-export { targetError, targetFailure } from './from-net.js';
+export { settle, targetError, targetFailure } from './from-net.js';

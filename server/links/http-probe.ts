@@ -2,6 +2,7 @@ import { request, type Dispatcher } from 'undici';
 import { BlockedTargetError } from '../net/target-policy.js';
 import { innermostMessage, netErrorKind } from '../net/safe-http.js';
 import { pause } from '../time-bounds.js';
+import { retryAfterMs } from '../net/retry-after.js';
 import { bodyType, decodeBody } from './decode-body.js';
 import type { HostGate } from './host-gate.js';
 import type { CheckResult, LinkKind, RedirectHop } from './types.js';
@@ -194,11 +195,4 @@ export function isBotBlocked(status: number, headers: Record<string, string | un
   return false;
 }
 
-/** `Retry-After` as seconds or an HTTP date, in ms; undefined when absent or unparsable. */
-export function retryAfterMs(value: string | undefined): number | undefined {
-  if (!value) return undefined;
-  if (/^\d+(\.\d+)?$/.test(value.trim())) return Math.round(Number(value) * 1000);
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
-}
 

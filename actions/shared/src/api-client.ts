@@ -1,3 +1,5 @@
+import { retryAfterMs } from '../../../server/net/retry-after.js';
+
 /**
  * The SiteLens API as the actions see it: JSON in and out. A failure is one line a person
  * can act on: the method and path (never the query, which may hold the key or long
@@ -146,7 +148,8 @@ function redirectOrigin(location: string | null, base: string): string {
  */
 function retryDelay(res: Response, envelope: unknown, attempt: number, maxSeconds: number): number | null {
   if (res.status === 429) {
-    const seconds = parseRetryAfter(res.headers.get('retry-after')) ?? 2 ** attempt;
+    const asked = retryAfterMs(res.headers.get('retry-after'));
+    const seconds = asked === undefined ? 2 ** attempt : asked / 1000;
     return seconds <= maxSeconds ? seconds * 1000 : null;
   }
   if (res.status === 503 || (res.status === 502 && !envelope)) return 1000 * 2 ** (attempt - 1);
@@ -159,13 +162,6 @@ function networkCause(err: unknown): string {
   while (e?.cause) e = e.cause as typeof e;
   if (e?.code) return e.code;
   return e?.name === 'TimeoutError' ? 'TimeoutError' : ((e as Error | undefined)?.message ?? String(err));
-}
-
-export function parseRetryAfter(value: string | null): number | undefined {
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim());
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
 function parseJson(text: string): unknown {

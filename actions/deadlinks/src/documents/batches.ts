@@ -1,5 +1,6 @@
 import { ApiError } from '../../../shared/src/api-client.js';
 import { documentBytes } from '../../../../server/links/document-input.js';
+import { documentLimits } from '../../../../server/api/limit-rules.js';
 import type { Document } from './workspace-files.js';
 
 /** What one call of POST /api/deadlinks/documents may carry (by the key's tier). */
@@ -10,9 +11,12 @@ export interface DocumentLimits {
 }
 
 /** Without a key: the API's keyless limits, known in advance (a rejected call would use up the keyless quota). */
-export const keylessLimits: DocumentLimits = { maxDocuments: 50, maxBytes: 512 * 1024 };
+export const keylessLimits: DocumentLimits = asLimits(documentLimits.keyless);
 /** With a key: the highest tier's; a lower tier's 413 names its own limits and the rest is re-split. */
-export const keyedLimits: DocumentLimits = { maxDocuments: 2000, maxBytes: 20 * 1024 * 1024 };
+export const keyedLimits: DocumentLimits = {
+  maxDocuments: Math.max(...Object.values(documentLimits).map((l) => l.max_documents)),
+  maxBytes: Math.max(...Object.values(documentLimits).map((l) => l.max_bytes)),
+};
 
 /**
  * Documents in consecutive batches under the limits, in the given (path) order so a folder's
@@ -97,5 +101,10 @@ export async function sendInBatches<T>(
 function limitsOf(body: Record<string, unknown> | undefined): DocumentLimits | undefined {
   const limit = body?.limit as { max_documents?: unknown; max_bytes?: unknown } | undefined;
   if (typeof limit?.max_documents !== 'number' || typeof limit.max_bytes !== 'number') return undefined;
+  return asLimits({ max_documents: limit.max_documents, max_bytes: limit.max_bytes });
+}
+
+/** The API's `{max_documents, max_bytes}` in the action's words. */
+function asLimits(limit: { max_documents: number; max_bytes: number }): DocumentLimits {
   return { maxDocuments: limit.max_documents, maxBytes: limit.max_bytes };
 }
