@@ -4,11 +4,10 @@ import { screenshotDiff } from '../diff/screenshot-diff.js';
 import { settle } from '../errors/index.js';
 import { checkSite, StartPageError } from '../links/site-check.js';
 import type { SafeHttp } from '../net/safe-http.js';
-import { checkPerf } from '../perf/perf-check.js';
+import { measurePerf } from '../perf/perf-check.js';
 import type { AdBlocker } from '../render/ad-blocker.js';
 import type { BrowserPool } from '../render/browser-pool.js';
 import { auditSeo } from '../seo/seo-audit.js';
-import { fetchPage } from '../techstack/page-fetch.js';
 import type { TechDetector } from '../techstack/tech-detector.js';
 import { checkTechstack } from '../techstack/techstack-check.js';
 import { checkTls } from '../tls/tls-check.js';
@@ -125,9 +124,9 @@ async function links(url: string, deps: CompareRunDeps, timeoutMs: number) {
 async function perf(url: string, deps: CompareRunDeps, timeoutMs: number, maxBytes: number): Promise<Part<PerfSide>> {
   return settle(
     (async () => {
-      const report = await checkPerf({ url, timeoutMs, maxBytes }, { policy: deps.http.policy, ca: deps.tlsCa });
-      const page = await fetchPage({ url, timeoutMs, maxBytes }, { http: deps.http });
-      return { report, requests: countPageRequests(page.body) };
+      // The measured page's own body is what its sub-resources are counted in: no second fetch.
+      const { report, body } = await measurePerf({ url, timeoutMs, maxBytes }, { policy: deps.http.policy, ca: deps.tlsCa });
+      return { report, requests: countPageRequests(body.toString('latin1')) };
     })(),
   );
 }

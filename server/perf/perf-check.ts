@@ -38,14 +38,26 @@ export interface PerfReport {
 }
 
 /** Times one page load (following redirects unless told not to) and grades it. */
-export async function checkPerf(opts: PerfOptions, deps: { policy: TargetPolicy; ca?: readonly string[] }): Promise<PerfReport> {
+export async function checkPerf(opts: PerfOptions, deps: PerfDeps): Promise<PerfReport> {
+  return (await timePage(opts, deps, false)).report;
+}
+
+/** `checkPerf`'s report and the page's decoded body as measured, so a caller that reads the page does not fetch it again. */
+export async function measurePerf(opts: PerfOptions, deps: PerfDeps): Promise<{ report: PerfReport; body: Buffer }> {
+  const { report, body } = await timePage(opts, deps, true);
+  return { report, body: body ?? Buffer.alloc(0) };
+}
+
+type PerfDeps = { policy: TargetPolicy; ca?: readonly string[] };
+
+async function timePage(opts: PerfOptions, deps: PerfDeps, keepBody: boolean): Promise<{ report: PerfReport; body?: Buffer }> {
   const follow = opts.followRedirects ?? true;
   const maxRedirects = opts.maxRedirects ?? 10;
   const redirects: PerfReport['redirects'] = [];
   let url = opts.url;
   let redirectMs = 0;
   for (;;) {
-    const hop = await timedRequest({ url, timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes }, deps);
+    const hop = await timedRequest({ url, timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes, keepBody }, deps);
     const location = hop.headers.location;
     if (follow && hop.status >= 300 && hop.status < 400 && location && redirects.length < maxRedirects) {
       const next = new URL(location, hop.url).href;
@@ -66,7 +78,7 @@ export async function checkPerf(opts: PerfOptions, deps: { policy: TargetPolicy;
       decodedBytes: hop.decodedBytes,
       headers: hop.headers,
     });
-    return {
+    const report: PerfReport = {
       url: opts.url,
       final_url: hop.url,
       status_code: hop.status,
@@ -88,5 +100,6 @@ export async function checkPerf(opts: PerfOptions, deps: { policy: TargetPolicy;
       truncated: hop.truncated,
       timestamp: new Date().toISOString(),
     };
+    return { report, body: hop.body };
   }
 }

@@ -13,6 +13,8 @@ export interface TimedRequestOptions {
   /** Body bytes counted at most (transfer is cut there). @default 5242880 */
   maxBytes?: number;
   userAgent?: string;
+  /** Keep the decoded body in the response (`body`). */
+  keepBody?: boolean;
 }
 
 export interface HopTimings {
@@ -36,6 +38,8 @@ export interface TimedResponse {
   /** Body bytes after decoding gzip/br/deflate/zstd. */
   decodedBytes: number;
   truncated: boolean;
+  /** The decoded body, when asked for with `keepBody` (up to maxBytes on the wire). */
+  body?: Buffer;
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;
@@ -94,9 +98,11 @@ export function timedRequest(opts: TimedRequestOptions, deps: { policy: TargetPo
           finish();
         }
       });
+      const kept: Buffer[] = [];
       const counter = new Writable({
         write(chunk: Buffer, _enc, cb) {
           decodedBytes += chunk.length;
+          if (opts.keepBody) kept.push(chunk);
           cb();
         },
       });
@@ -127,6 +133,7 @@ export function timedRequest(opts: TimedRequestOptions, deps: { policy: TargetPo
           transferBytes,
           decodedBytes,
           truncated,
+          ...(opts.keepBody ? { body: Buffer.concat(kept) } : {}),
         });
       }
       done.then(finish, (err: Error) => {

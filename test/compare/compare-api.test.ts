@@ -89,6 +89,8 @@ describe('POST /api/compare (the preview report) over HTTP, with a worker', func
     expect(itemsOf('perf').filter((i) => i.regression).map((i) => [i.path, i.metric])).to.deep.equal([['/', 'grade'], ['/', 'transfer_size_bytes']]);
     const bytes = itemsOf('perf').find((i) => i.metric === 'transfer_size_bytes');
     expect(bytes.delta).to.be.greaterThan(55_000);
+    // Sub-resources counted in the measured page on each side: the one script src (an inline script is not a request).
+    expect(itemsOf('perf').find((i) => i.metric === 'requests')).to.include({ path: '/', baseline: 1, preview: 1, delta: 0, regression: false });
     const visual = itemsOf('visual');
     expect(visual).to.have.length(1);
     expect(visual[0]).to.include({ path: '/', width: 400, height: 300, regression: true });
