@@ -100,10 +100,13 @@ describe('faults: Redis down and back', function () {
 
     const recovered: Record<string, number> = {};
     for (const [name, request] of Object.entries(requests(key))) {
+      let last: Answer | undefined;
       await until(`${name} to work again`, async () => {
-        const a = await request();
-        return a.status < 500 ? a : undefined;
-      }, 10_000);
+        last = await request();
+        return last.status < 500 ? last : undefined;
+      }, 10_000).catch((err: Error) => {
+        throw new Error(`${err.message}; its last answer: ${JSON.stringify(last)}`);
+      });
       recovered[name] = Date.now() - back;
     }
     for (const [name, ms] of Object.entries(recovered)) expect(ms, `${name} recovered after ${ms} ms`).to.be.below(4_000);
