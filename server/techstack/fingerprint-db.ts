@@ -18,6 +18,7 @@ export interface RawTechnology {
   text?: OneOrMany<string>;
   css?: OneOrMany<string>;
   xhr?: OneOrMany<string>;
+  certIssuer?: OneOrMany<string>;
   js?: Record<string, string>;
   dom?: OneOrMany<string> | Record<string, RawDomRule>;
   implies?: OneOrMany<string>;
@@ -106,6 +107,8 @@ export interface FingerprintDb {
   css: Rule[];
   /** Host names of the requests the page's scripts made. */
   xhr: Rule[];
+  /** The organisation (or name) that issued the site's TLS certificate. */
+  certIssuer: Rule[];
   /** Keyed by property chain, case-sensitive as in the page. */
   js: Map<string, Rule[]>;
   dom: DomRule[];
@@ -144,6 +147,7 @@ export function compileFingerprints(raw: Record<string, RawTechnology>, rawCats:
     text: [],
     css: [],
     xhr: [],
+    certIssuer: [],
     js: new Map(),
     dom: [],
     domQueries: [],
@@ -207,6 +211,7 @@ export function compileFingerprints(raw: Record<string, RawTechnology>, rawCats:
     push(db.text, name, t.text);
     push(db.css, name, t.css);
     push(db.xhr, name, t.xhr);
+    push(db.certIssuer, name, t.certIssuer);
     for (const [chain, text] of Object.entries(t.js ?? {})) index(db.js, chain, rule(name, text));
     db.dom.push(...domRules(name, t.dom, rule));
   }

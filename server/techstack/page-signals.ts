@@ -20,6 +20,8 @@ export interface PageSignals {
   css: string[];
   /** Browser only: host names of the XHR and fetch requests the page made. */
   xhr: string[];
+  /** https only: the organisation and common name of the issuer of the site's certificate. */
+  certIssuer?: string[];
   /** Browser only: global property chain → its value as text (`jQuery.fn.jquery` → `3.7.1`). */
   js: Record<string, string>;
   /** Per selector that matched: the values of every matching element. */

@@ -2,7 +2,7 @@ import type { FingerprintDb, Rule } from './fingerprint-db.js';
 import { matchPattern } from './fingerprint-pattern.js';
 import type { PageSignals } from './page-signals.js';
 
-export type EvidenceType = 'header' | 'cookie' | 'meta' | 'script_src' | 'script' | 'html' | 'url' | 'js' | 'dom' | 'text' | 'css' | 'xhr' | 'implied';
+export type EvidenceType = 'header' | 'cookie' | 'meta' | 'script_src' | 'script' | 'html' | 'url' | 'js' | 'dom' | 'text' | 'css' | 'xhr' | 'cert_issuer' | 'implied';
 
 export interface Evidence {
   type: EvidenceType;
@@ -74,6 +74,7 @@ export function matchSignals(db: FingerprintDb, s: PageSignals): Map<string, Hit
   // Each style sheet alone (the engine joins every rule of every sheet into one string).
   each(db.css, s.css, { type: 'css' });
   each(db.xhr, s.xhr, { type: 'xhr' });
+  each(db.certIssuer, s.certIssuer, { type: 'cert_issuer' });
   for (const [chain, value] of Object.entries(s.js)) each(db.js.get(chain), [value], { type: 'js', name: chain });
   matchDom(db, s, test);
   return hits;

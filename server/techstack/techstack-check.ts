@@ -1,6 +1,7 @@
 import type { SafeHttp } from '../net/safe-http.js';
 import type { BrowserPool } from '../render/browser-pool.js';
 import { browserSignals } from './browser-signals.js';
+import { certIssuerOf } from './cert-issuer.js';
 import { fetchPage } from './page-fetch.js';
 import { cookiesFromSetCookie, documentSignals, type PageSignals } from './page-signals.js';
 import type { DetectedTechnology, TechDetector } from './tech-detector.js';
@@ -43,6 +44,8 @@ export async function checkTechstack(
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const db = await deps.detector.ready();
   const browser = opts.render ? deps.browser : undefined;
+  // The certificate's issuer is read on its own connection, alongside the page.
+  const issuer = certIssuerOf(opts.url, deps.http.policy, timeoutMs);
   let finalUrl: string;
   let status: number;
   let headers: Headers;
@@ -67,6 +70,7 @@ export async function checkTechstack(
       ...documentSignals(page.body, page.finalUrl, db.domQueries),
     };
   }
+  signals.certIssuer = sameServer(opts.url, finalUrl) ? await issuer : await certIssuerOf(finalUrl, deps.http.policy, timeoutMs);
   const detection = await deps.detector.detect(signals);
   return {
     url: opts.url,
@@ -79,6 +83,9 @@ export async function checkTechstack(
     timestamp: new Date().toISOString(),
   };
 }
+
+/** Same scheme, host and port: the same certificate. */
+const sameServer = (a: string, b: string) => new URL(a).origin === new URL(b).origin;
 
 /** Response headers as one string per name (`set-cookie` lines joined by newlines). */
 export function headerRecord(headers: Headers): Record<string, string> {

@@ -22,7 +22,7 @@ export const detectedTechnology = z.object({
   evidence: z
     .array(
       z.object({
-        type: z.enum(['header', 'cookie', 'meta', 'script_src', 'script', 'html', 'url', 'js', 'dom', 'text', 'css', 'xhr', 'implied']),
+        type: z.enum(['header', 'cookie', 'meta', 'script_src', 'script', 'html', 'url', 'js', 'dom', 'text', 'css', 'xhr', 'cert_issuer', 'implied']),
         name: z.string().optional().describe('Header, cookie or meta name, JS global or CSS selector'),
         value: z.string().describe('The text that matched, or the implying technology'),
       }),

@@ -10,9 +10,13 @@ export interface TestCa {
   cert: string;
 }
 
-/** A throwaway CA for one test file. */
-export async function makeCa(): Promise<TestCa> {
-  const pems = await generate([{ name: 'commonName', value: 'SiteLens Test CA' }, { name: 'organizationName', value: 'SiteLens Tests' }], {
+/** A throwaway CA for one test file; `subject` names it as a real issuer would be. */
+export async function makeCa(subject: { commonName?: string; organizationName?: string } = {}): Promise<TestCa> {
+  const names = [
+    { name: 'commonName', value: subject.commonName ?? 'SiteLens Test CA' },
+    { name: 'organizationName', value: subject.organizationName ?? 'SiteLens Tests' },
+  ];
+  const pems = await generate(names, {
     keyType: 'ec',
     algorithm: 'sha256',
     notAfterDate: new Date(Date.now() + 3650 * DAY),
