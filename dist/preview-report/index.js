@@ -66037,6 +66037,10 @@ async function writeSummary(markdown) {
         return info(markdown); // run outside Actions
     await summary.addRaw(markdown, true).write();
 }
+/** The sticky comment of `action` as the action's settings configure it. */
+function commentOf(action, s) {
+    return { action, key: s.comment.key, enabled: s.comment.enabled, token: s.githubToken, github: s.github };
+}
 /**
  * Creates or updates the check's own PR comment with `body(limit, previous)`: `limit` is the
  * characters left for the report, `previous` the report it posted before (for a failed run
@@ -66497,7 +66501,7 @@ function runContext(g) {
  * could not compare do not.
  */
 async function publishPhase(s, outcome, report, upload) {
-    const comment = { action: 'preview-report', key: s.comment.key, enabled: s.comment.enabled, token: s.githubToken, github: s.github };
+    const comment = commentOf('preview-report', s);
     const context = runContext(s.github);
     if (!report || !outcome.reportFile) {
         const failure = { title: 'Preview report', reason: outcome.failure ?? 'no report', context };

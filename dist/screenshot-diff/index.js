@@ -66150,6 +66150,10 @@ async function writeSummary(markdown) {
         return info(markdown); // run outside Actions
     await summary.addRaw(markdown, true).write();
 }
+/** The sticky comment of `action` as the action's settings configure it. */
+function commentOf(action, s) {
+    return { action, key: s.comment.key, enabled: s.comment.enabled, token: s.githubToken, github: s.github };
+}
 /**
  * Creates or updates the check's own PR comment with `body(limit, previous)`: `limit` is the
  * characters left for the report, `previous` the report it posted before (for a failed run
@@ -66265,7 +66269,7 @@ async function runScreenshotDiff(s) {
         key: s.apiKey,
         onRetry: ({ reason, waitMs }) => info(`API call failed (${reason}); retrying in ${Math.round(waitMs / 1000)} s.`),
     });
-    const comment = { action: 'screenshot-diff', key: s.comment.key, enabled: s.comment.enabled, token: s.githubToken, github: s.github };
+    const comment = commentOf('screenshot-diff', s);
     const context = runContext(s.github);
     const report = await compareAll(api, s);
     const apiFailure = report.comparisons.find((c) => c.apiFailure);

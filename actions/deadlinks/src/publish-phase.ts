@@ -5,7 +5,7 @@ import { renderDeadLinks, type DeadLinksOptions } from '../../../server/report-m
 import { link } from '../../../server/report-markdown/escape.js';
 import { emitAnnotations } from '../../shared/src/annotations.js';
 import { runContext } from '../../shared/src/github-env.js';
-import { artifactNotes, publishRunFailure, upsertComment, writeSummary, type CommentOptions } from '../../shared/src/report-io.js';
+import { artifactNotes, commentOf, publishRunFailure, upsertComment, writeSummary } from '../../shared/src/report-io.js';
 import type { ArtifactUpload } from '../../shared/src/upload-step.js';
 import { linkAnnotations } from './annotations.js';
 import type { CheckOutcome } from './check-phase.js';
@@ -18,7 +18,7 @@ import type { DeadlinksSettings } from './settings.js';
  * report, the reason goes on top of the previous comment instead of replacing it.
  */
 export async function publishPhase(s: DeadlinksSettings, outcome: CheckOutcome, report: DeadlinkReport | undefined, upload: ArtifactUpload): Promise<void> {
-  const comment: CommentOptions = { action: 'deadlinks', key: s.comment.key, enabled: s.comment.enabled, token: s.githubToken, github: s.github };
+  const comment = commentOf('deadlinks', s);
   const context = runContext(s.github);
   if (!report || !outcome.reportFile) {
     const failure = { title: 'Dead links', reason: outcome.failure ?? 'no report', context };

@@ -3,7 +3,7 @@ import type { CompareReport } from '../../../server/compare/compare-report.js';
 import { stepSummaryLimit } from '../../../server/report-markdown/budget.js';
 import { renderPreviewReport } from '../../../server/report-markdown/preview-report.js';
 import { runContext } from '../../shared/src/github-env.js';
-import { artifactNotes, publishRunFailure, upsertComment, writeSummary, type CommentOptions } from '../../shared/src/report-io.js';
+import { artifactNotes, commentOf, publishRunFailure, upsertComment, writeSummary } from '../../shared/src/report-io.js';
 import type { ArtifactUpload } from '../../shared/src/upload-step.js';
 import type { CheckOutcome } from './check-phase.js';
 import type { PreviewReportSettings } from './settings.js';
@@ -14,7 +14,7 @@ import type { PreviewReportSettings } from './settings.js';
  * could not compare do not.
  */
 export async function publishPhase(s: PreviewReportSettings, outcome: CheckOutcome, report: CompareReport | undefined, upload: ArtifactUpload): Promise<void> {
-  const comment: CommentOptions = { action: 'preview-report', key: s.comment.key, enabled: s.comment.enabled, token: s.githubToken, github: s.github };
+  const comment = commentOf('preview-report', s);
   const context = runContext(s.github);
   if (!report || !outcome.reportFile) {
     const failure = { title: 'Preview report', reason: outcome.failure ?? 'no report', context };

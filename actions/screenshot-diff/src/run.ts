@@ -3,7 +3,7 @@ import { stepSummaryLimit } from '../../../server/report-markdown/budget.js';
 import { renderScreenshotDiff } from '../../../server/report-markdown/screenshot-diff.js';
 import { createApiClient } from '../../shared/src/api-client.js';
 import { runContext } from '../../shared/src/github-env.js';
-import { publishRunFailure, reportFileName, upsertComment, writeReport, writeSummary, type CommentOptions } from '../../shared/src/report-io.js';
+import { commentOf, publishRunFailure, reportFileName, upsertComment, writeReport, writeSummary } from '../../shared/src/report-io.js';
 import { compareAll } from './comparisons.js';
 import type { ScreenshotDiffSettings } from './settings.js';
 
@@ -14,7 +14,7 @@ export async function runScreenshotDiff(s: ScreenshotDiffSettings): Promise<void
     key: s.apiKey,
     onRetry: ({ reason, waitMs }) => core.info(`API call failed (${reason}); retrying in ${Math.round(waitMs / 1000)} s.`),
   });
-  const comment: CommentOptions = { action: 'screenshot-diff', key: s.comment.key, enabled: s.comment.enabled, token: s.githubToken, github: s.github };
+  const comment = commentOf('screenshot-diff', s);
   const context = runContext(s.github);
   const report = await compareAll(api, s);
 

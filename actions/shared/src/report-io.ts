@@ -36,6 +36,14 @@ export interface CommentOptions {
   github: GithubEnv;
 }
 
+/** The sticky comment of `action` as the action's settings configure it. */
+export function commentOf(
+  action: CommentOptions['action'],
+  s: { comment: { key: string; enabled: boolean }; githubToken: string; github: GithubEnv },
+): CommentOptions {
+  return { action, key: s.comment.key, enabled: s.comment.enabled, token: s.githubToken, github: s.github };
+}
+
 /**
  * Creates or updates the check's own PR comment with `body(limit, previous)`: `limit` is the
  * characters left for the report, `previous` the report it posted before (for a failed run
