@@ -27,8 +27,10 @@ export function webhookWork(deps: WorkerDeps) {
         : { status: null, error: outcome ? 'the key that owns the job was deleted' : 'the job outcome expired' };
     // Standard Webhooks: 410 Gone means the receiver wants no more; the same for a missing outcome or key.
     const final = !outcome || !key || result.status === 410 || attempt >= (job.opts.attempts ?? 1);
-    const retryAt = result.error && !final ? new Date(Date.now() + deps.config.WEBHOOK_BACKOFF_MS * 2 ** (attempt - 1)) : null;
-    await deps.jobs.webhookLog.attempt(job_id, { attempt, at: new Date().toISOString(), ...result }, retryAt);
+    // One clock reading: the attempt's time and the next attempt's are `backoff` apart exactly.
+    const now = Date.now();
+    const retryAt = result.error && !final ? new Date(now + deps.config.WEBHOOK_BACKOFF_MS * 2 ** (attempt - 1)) : null;
+    await deps.jobs.webhookLog.attempt(job_id, { attempt, at: new Date(now).toISOString(), ...result }, retryAt);
     if (!result.error) return;
     if (final) throw new UnrecoverableError(result.error);
     throw new Error(result.error);
