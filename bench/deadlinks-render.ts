@@ -21,7 +21,7 @@
 import { fork } from 'node:child_process';
 import { LinkChecker as Linkinator } from 'linkinator';
 import puppeteer, { type Browser, type BrowserContext } from 'puppeteer-core';
-import { Configuration, PuppeteerCrawler } from '@crawlee/puppeteer';
+import { crawleeCrawl, crawleeInstalled } from './support/crawlee-peer.js';
 import { createBrowserRenderer } from '../server/links/browser-renderer.js';
 import type { DeadLinkReport } from '../server/links/report.js';
 import { checkSite } from '../server/links/site-check.js';
@@ -99,7 +99,9 @@ export async function run() {
     const linkinator = await timed(runs, () =>
       new Linkinator().check({ path: `${site.url}/`, recurse: true, concurrency, timeout: 15_000, checkCss: true }),
     );
-    const crawlee = await timed(runs, () => crawleeCrawl(`${site.url}/`));
+    // Installed by bench/support/install-peers.sh (`./run bench`); without it the row is left out.
+    const crawlee = crawleeInstalled() ? await timed(runs, () => crawleeCrawl(`${site.url}/`, CHROME, puppeteer)) : undefined;
+    if (!crawlee) console.log('Crawlee is not installed (bench/support/install-peers.sh): its row and ratio are left out.');
     const floorBrowser = await puppeteer.launch({ executablePath: CHROME, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
     const scriptedUrls = [`${site.url}/`, ...Array.from({ length: Math.ceil(PAGES / SCRIPT_EVERY) }, (_, k) => `${site.url}/p/${k * SCRIPT_EVERY}`)];
     const floor = await timed(runs, () => chromiumFloor(floorBrowser, scriptedUrls, tabs, false));
@@ -130,14 +132,14 @@ export async function run() {
     console.log(`| this service, render=true (default) | ${r.pages} | ${rendered.last.summary.rendered_pages} | ${r.checked} | ${r.broken.size} | ${rendered.seconds.toFixed(2)} |`);
     const lk = linkinator.last.links;
     console.log(`| linkinator 8 (no browser) | ${new Set(lk.filter((l) => l.url.startsWith(`${site.url}/p/`) || l.url === `${site.url}/`).map((l) => l.url)).size} | 0 | ${new Set(lk.map((l) => l.url)).size} | ${new Set(lk.filter((l) => l.state === 'BROKEN').map((l) => l.url)).size} | ${linkinator.seconds.toFixed(2)} |`);
-    console.log(`| Crawlee PuppeteerCrawler (links read after render) | ${crawlee.last.pages} | ${crawlee.last.pages} | ${crawlee.last.links} | – | ${crawlee.seconds.toFixed(2)} |`);
+    if (crawlee) console.log(`| Crawlee PuppeteerCrawler (links read after render) | ${crawlee.last.pages} | ${crawlee.last.pages} | ${crawlee.last.links} | – | ${crawlee.seconds.toFixed(2)} |`);
     const n = scriptedUrls.length;
     console.log(`| floor: Chromium alone opening the ${n} pages with scripts (${tabs} tabs in one context, to DOMContentLoaded) | ${n} | ${n} | – | – | ${floor.seconds.toFixed(2)} |`);
     console.log(`| floor with this service's isolation (a fresh context per tab, requests intercepted) | ${n} | ${n} | – | – | ${isolatedFloor.seconds.toFixed(2)} |`);
     const toLinkinator = rendered.seconds / linkinator.seconds;
-    const toCrawlee = rendered.seconds / crawlee.seconds;
+    const toCrawlee = crawlee ? rendered.seconds / crawlee.seconds : NaN;
     console.log(`\nrender=true / linkinator: ${toLinkinator.toFixed(2)}× (goal ≤ 3×) ${toLinkinator <= 3 ? 'met' : 'NOT met'}`);
-    console.log(`render=true / Crawlee:    ${toCrawlee.toFixed(2)}× (goal ≤ 0.5×) ${toCrawlee <= 0.5 ? 'met' : 'NOT met'}`);
+    if (crawlee) console.log(`render=true / Crawlee:    ${toCrawlee.toFixed(2)}× (goal ≤ 0.5×) ${toCrawlee <= 0.5 ? 'met' : 'NOT met'}`);
     console.log(`render=true / render=false: ${(rendered.seconds / plain.seconds).toFixed(2)}×`);
     const floorRatio = floor.seconds / linkinator.seconds;
     console.log(`floor / linkinator: ${floorRatio.toFixed(2)}×${floorRatio > 3 ? ' (above 3×: no renderer of these pages meets the goal on this machine)' : ''}`);
@@ -183,30 +185,6 @@ async function chromiumFloor(browser: Browser, urls: string[], tabs: number, iso
   } finally {
     await Promise.all(contexts.map((c) => c.close()));
   }
-}
-
-/** Crawlee's standard browser crawl: same-origin pages enqueued, every link-bearing attribute read after render. */
-async function crawleeCrawl(start: string): Promise<{ pages: number; links: number }> {
-  const links = new Set<string>();
-  let pages = 0;
-  const crawler = new PuppeteerCrawler(
-    {
-      launchContext: { launcher: puppeteer, launchOptions: { executablePath: CHROME, headless: true, args: ['--no-sandbox'] } },
-      maxConcurrency: 4,
-      maxRequestRetries: 0,
-      async requestHandler({ page, enqueueLinks }) {
-        pages++;
-        const found = await page.$$eval('a[href], area[href], link[href], img[src], script[src], iframe[src], source[src]', (els: Element[]) =>
-          els.map((e: Element) => (e as HTMLAnchorElement).href || (e as HTMLImageElement).src),
-        );
-        for (const u of found) links.add(u);
-        await enqueueLinks({ strategy: 'same-origin' });
-      },
-    },
-    new Configuration({ persistStorage: false, purgeOnStart: true }),
-  );
-  await crawler.run([start]);
-  return { pages, links: links.size };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

