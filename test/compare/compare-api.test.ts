@@ -5,25 +5,12 @@ import sharp from 'sharp';
 import { Webhook } from 'standardwebhooks';
 import { startTestService, type TestService } from '../support/service.js';
 import { until } from '../support/wait.js';
+import { readEvents } from '../support/event-stream.js';
 import { startPreviewFixture, type PreviewFixture } from './preview-fixture.js';
 
 interface Delivery {
   headers: http.IncomingHttpHeaders;
   body: string;
-}
-
-/** Reads a server-sent event stream to its end: the events in order. */
-async function readEvents(url: string, key: string): Promise<Array<{ event: string; data: any }>> {
-  const res = await fetch(url, { headers: { 'X-API-Key': key, Accept: 'text/event-stream' } });
-  expect(res.headers.get('content-type'), await res.clone().text()).to.match(/^text\/event-stream/);
-  const text = await res.text();
-  return text
-    .split('\n\n')
-    .filter((block) => block.startsWith('event: '))
-    .map((block) => {
-      const [head, data] = block.split('\n');
-      return { event: head.slice('event: '.length), data: JSON.parse(data.slice('data: '.length)) };
-    });
 }
 
 describe('POST /api/compare (the preview report) over HTTP, with a worker', function () {

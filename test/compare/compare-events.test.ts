@@ -2,23 +2,7 @@ import { expect } from 'chai';
 import { UnrecoverableError, Worker, type ConnectionOptions } from 'bullmq';
 import { COMPARE_QUEUE } from '../../server/jobs/compare-jobs.js';
 import { startTestService, type TestService } from '../support/service.js';
-
-/** A stream once its headers arrived; `events()` reads it until the server ends it. */
-async function openEvents(url: string, key: string) {
-  const res = await fetch(url, { headers: { 'X-API-Key': key, Accept: 'text/event-stream' } });
-  expect(res.headers.get('content-type')).to.match(/^text\/event-stream/);
-  return { events: () => readAll(res) };
-}
-
-async function readAll(res: Response): Promise<Array<{ event: string; data: any }>> {
-  return (await res.text())
-    .split('\n\n')
-    .filter((block) => block.startsWith('event: '))
-    .map((block) => {
-      const [head, data] = block.split('\n');
-      return { event: head.slice('event: '.length), data: JSON.parse(data.slice('data: '.length)) };
-    });
-}
+import { openEvents } from '../support/event-stream.js';
 
 describe('GET /api/compare/:id/events, when the job does not end with a report', function () {
   this.timeout(60_000);
