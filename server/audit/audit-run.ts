@@ -6,6 +6,7 @@ import { checkPerf, type PerfReport } from '../perf/perf-check.js';
 import { auditSeo, type SeoReport } from '../seo/seo-audit.js';
 import type { TechDetector } from '../techstack/tech-detector.js';
 import { checkTechstack, type TechstackReport } from '../techstack/techstack-check.js';
+import { issuerFromTls } from '../techstack/cert-issuer.js';
 import { checkTls, type TlsReport } from '../tls/tls-check.js';
 
 export interface AuditOptions {
@@ -56,9 +57,12 @@ export async function runAudit(opts: AuditOptions, deps: AuditDeps): Promise<Aud
   const tlsPort = url.protocol === 'https:' && url.port ? Number(url.port) : 443;
   const tlsTimeout = Math.min(opts.timeoutMs ?? 15_000, 10_000);
 
+  const tls = settle(checkTls({ host: url.hostname.replace(/^\[|\]$/g, ''), port: tlsPort, timeoutMs: tlsTimeout }, { policy: deps.http.policy, ca: deps.tlsCa }));
+  // The TLS check's handshake already names the certificate's issuer, which the tech stack's certIssuer rules read.
+  const certIssuer = url.protocol === 'https:' ? tls.then(issuerFromTls, () => []) : undefined;
   const [techstack, ssl, perf, seo] = await Promise.all([
-    settle(checkTechstack({ url: opts.url, maxBytes: opts.maxBytes, timeoutMs: opts.timeoutMs }, { http: deps.http, detector: deps.detector })),
-    settle(checkTls({ host: url.hostname.replace(/^\[|\]$/g, ''), port: tlsPort, timeoutMs: tlsTimeout }, { policy: deps.http.policy, ca: deps.tlsCa })),
+    settle(checkTechstack({ url: opts.url, maxBytes: opts.maxBytes, timeoutMs: opts.timeoutMs }, { http: deps.http, detector: deps.detector, certIssuer })),
+    tls,
     settle(checkPerf({ url: opts.url, timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes }, { policy: deps.http.policy, ca: deps.tlsCa })),
     opts.seo
       ? deps.browser

@@ -10,6 +10,7 @@ import type { BrowserPool } from '../render/browser-pool.js';
 import { auditSeo } from '../seo/seo-audit.js';
 import type { TechDetector } from '../techstack/tech-detector.js';
 import { checkTechstack } from '../techstack/techstack-check.js';
+import { issuerFromTls } from '../techstack/cert-issuer.js';
 import { checkTls } from '../tls/tls-check.js';
 import type { CompareInput } from './compare-report.js';
 import { countPageRequests } from './page-requests.js';
@@ -71,10 +72,14 @@ export async function runComparison(input: CompareInput, deps: CompareRunDeps, o
   for (const [side, base] of sides) {
     const r = out[side];
     if (wants('links')) tasks.push({ name: `links on ${side}`, run: async () => void (r.links = await links(at(base, '/'), deps, timeoutMs)) });
+    // One handshake per side: the TLS check's certificate also gives the tech stack its issuer.
+    let tlsRun: ReturnType<typeof tls> | undefined;
+    const tlsOnce = () => (tlsRun ??= tls(base, deps, timeoutMs));
     if (wants('techstack')) {
-      tasks.push({ name: `tech stack on ${side}`, run: async () => void (r.techstack = await settle(checkTechstack({ url: at(base, '/'), timeoutMs, maxBytes }, { http: deps.http, detector: deps.detector }))) });
+      const certIssuer = () => (wants('tls') ? tlsOnce().then(issuerFromTls, () => []) : undefined);
+      tasks.push({ name: `tech stack on ${side}`, run: async () => void (r.techstack = await settle(checkTechstack({ url: at(base, '/'), timeoutMs, maxBytes }, { http: deps.http, detector: deps.detector, certIssuer: certIssuer() }))) });
     }
-    if (wants('tls')) tasks.push({ name: `TLS on ${side}`, run: async () => void (r.tls = await tls(base, deps, timeoutMs)) });
+    if (wants('tls')) tasks.push({ name: `TLS on ${side}`, run: async () => void (r.tls = await tlsOnce()) });
     for (const path of input.paths) {
       if (wants('seo')) {
         tasks.push({ name: `SEO on ${side} ${path}`, run: async () => void ((r.seo ??= {})[path] = await settle(auditSeo({ url: at(base, path), timeoutMs, maxBytes }, { http: deps.http }))) });

@@ -1,5 +1,7 @@
+import { isFailure, type Part } from '../errors/part-failure.js';
 import type { TargetPolicy } from '../net/target-policy.js';
-import { probeTls } from '../tls/tls-probe.js';
+import type { TlsReport } from '../tls/tls-check.js';
+import { dnValues, probeTls } from '../tls/tls-probe.js';
 
 /** Longest wait for the handshake that reads the issuer: a missing issuer only loses a signal. */
 const ISSUER_TIMEOUT_MS = 5_000;
@@ -23,7 +25,10 @@ export async function certIssuerOf(url: string, policy: TargetPolicy, timeoutMs:
 
 /** `O` then `CN` values of an X.509 issuer as Node prints it (`C=US\nO=Let's Encrypt\nCN=R3`). */
 export function issuerNames(issuer: string): string[] {
-  const fields = issuer.split('\n').map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)] as const);
-  const values = (name: string) => fields.filter(([k, v]) => k === name && v.trim()).map(([, v]) => v.trim());
-  return [...values('O'), ...values('CN')];
+  return [...dnValues(issuer, 'O'), ...dnValues(issuer, 'CN')];
+}
+
+/** The issuer as the TLS check reported it (none when the check failed or did not run), for a caller that has both. */
+export function issuerFromTls(report: Part<TlsReport> | null | undefined): string[] {
+  return report && !isFailure(report) ? [report.issuer.organization, report.issuer.common_name].filter(Boolean) : [];
 }

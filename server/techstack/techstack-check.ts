@@ -39,13 +39,19 @@ export interface TechstackReport {
  */
 export async function checkTechstack(
   opts: TechstackOptions,
-  deps: { http: SafeHttp; detector: TechDetector; browser?: BrowserPool },
+  deps: {
+    http: SafeHttp;
+    detector: TechDetector;
+    browser?: BrowserPool;
+    /** The issuer of `opts.url`'s certificate when the caller reads it anyway (the audit's TLS check): no second handshake. */
+    certIssuer?: Promise<string[]>;
+  },
 ): Promise<TechstackReport> {
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const db = await deps.detector.ready();
   const browser = opts.render ? deps.browser : undefined;
   // The certificate's issuer is read on its own connection, alongside the page.
-  const issuer = certIssuerOf(opts.url, deps.http.policy, timeoutMs);
+  const issuer = deps.certIssuer ?? certIssuerOf(opts.url, deps.http.policy, timeoutMs);
   let finalUrl: string;
   let status: number;
   let headers: Headers;

@@ -1,5 +1,5 @@
 import type { X509Certificate } from 'node:crypto';
-import { probeTls, type TlsProbeDeps } from './tls-probe.js';
+import { dnValues, probeTls, type TlsProbeDeps } from './tls-probe.js';
 import { gradeTls, type TlsGrade } from './tls-grade.js';
 import { cipherStrength } from './cipher-strength.js';
 
@@ -112,8 +112,7 @@ function isSelfSigned(cert: X509Certificate): boolean {
 
 /** `CN=x\nO=y` (Node's distinguished-name text) → common name and organization. */
 function nameParts(dn: string): { common_name: string; organization: string } {
-  const get = (k: string) => dn.split('\n').find((l) => l.startsWith(`${k}=`))?.slice(k.length + 1) ?? '';
-  return { common_name: get('CN'), organization: get('O') };
+  return { common_name: dnValues(dn, 'CN')[0] ?? '', organization: dnValues(dn, 'O')[0] ?? '' };
 }
 
 /** `DNS:a.example, IP Address:127.0.0.1` → `['a.example', '127.0.0.1']`. */

@@ -89,3 +89,12 @@ export function probeTls(opts: TlsProbeOptions, deps: TlsProbeDeps): Promise<Tls
 function coversHost(cert: X509Certificate, host: string): boolean {
   return (net.isIP(host) ? cert.checkIP(host) : cert.checkHost(host)) !== undefined;
 }
+
+/** The values of `key` (`O`, `CN`, …) in a distinguished name as Node prints it (`C=US\nO=Let's Encrypt\nCN=R3`). */
+export function dnValues(dn: string, key: string): string[] {
+  return dn
+    .split('\n')
+    .filter((line) => line.startsWith(`${key}=`))
+    .map((line) => line.slice(key.length + 1).trim())
+    .filter(Boolean);
+}

@@ -16,7 +16,8 @@ describe('GET /api/audit', function () {
   let key: string;
 
   before(async function () {
-    const ca = await makeCa();
+    // Named as a real issuer, so the tech stack's certIssuer rules have something to find.
+    const ca = await makeCa({ organizationName: "Let's Encrypt", commonName: 'R3' });
     dir = await mkdtemp(path.join(os.tmpdir(), 'audit-test-'));
     await writeFile(path.join(dir, 'ca.pem'), ca.cert);
     secure = await startTlsServer(await makeLeaf({ ca }), {}, (_req, res) => {
@@ -44,6 +45,10 @@ describe('GET /api/audit', function () {
     expect(r.status, r.text).to.equal(200);
     const b = r.body;
     expect(b.techstack.technologies.CMS.map((t: { name: string }) => t.name)).to.include('WordPress');
+    // The certificate's issuer, read from the TLS part's own handshake.
+    const issuerTech = Object.values(b.techstack.technologies as Record<string, Array<{ name: string; evidence: Array<{ type: string }> }>>).flat().find((t) => t.name === "Let's Encrypt");
+    expect(issuerTech?.evidence.map((e) => e.type)).to.deep.equal(['cert_issuer']);
+    expect(b.ssl.issuer).to.deep.equal({ common_name: 'R3', organization: "Let's Encrypt" });
     expect(b.ssl).to.include({ domain: 'localhost', port: secure.port, valid: true, grade: 'A+' });
     expect(b.perf).to.include({ status_code: 200, compression: 'gzip' });
     expect(b.perf.grade).to.match(/^A/);
