@@ -14,7 +14,7 @@ import {
   type RepositoryTarget,
 } from './repository-links.js';
 import { newChecker, type FragmentPolicy, type LinkDeps } from './site-check.js';
-import { isBroken, type CheckResult, type LinkScope, type LinkSource } from './types.js';
+import type { CheckResult, LinkScope, LinkSource } from './types.js';
 import type { MarkdownLink } from './extract-markdown.js';
 import type { UrlPattern } from './url-pattern.js';
 
@@ -62,7 +62,7 @@ export async function checkDocuments(opts: DocumentsCheckOptions, deps: LinkDeps
     const repo = opts.repositoryUrl ? repositoryRef(opts.repositoryUrl) : null;
     const checker = newChecker(deps, abort.signal, deadline);
     // No start host: every fetched link is external; repository files are the internal ones.
-    const ledger = new LinkLedger(checker, { startHost: '', checkOnly: opts.checkOnly, exclude: opts.exclude, accept: opts.accept, isBroken: (r) => isBroken(r.kind) });
+    const ledger = new LinkLedger(checker, { startHost: '', checkOnly: opts.checkOnly, exclude: opts.exclude, accept: opts.accept });
     const targets = new Map<LedgerEntry, string>(); // repository entries → the path their fragments are looked up in
 
     const checkInRepository = (id: { key: string; url: string; fragment: string }, target: RepositoryTarget | null, link: MarkdownLink, source: LinkSource) => {

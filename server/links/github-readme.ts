@@ -6,7 +6,7 @@ import { isRelativeLink, resolveInRepository } from './repository-links.js';
 import { LinkLedger, type LedgerEntry } from './link-ledger.js';
 import { settleAndReport, type DeadLinkReport, type Gate } from './report.js';
 import { newChecker, StartPageError, type FragmentPolicy, type LinkDeps } from './site-check.js';
-import { isBroken, type CheckResult, type LinkScope } from './types.js';
+import type { CheckResult, LinkScope } from './types.js';
 import type { UrlPattern } from './url-pattern.js';
 
 export interface ReadmeCheckOptions {
@@ -61,7 +61,7 @@ export async function checkReadme(opts: ReadmeCheckOptions, deps: LinkDeps, gh: 
     const fileUrl = blobBase + file.split('/').map(encodeURIComponent).join('/');
     const [md] = await readDocuments([{ path: file, content: text }], deps);
     const checker = newChecker(deps, abort.signal, deadline);
-    const ledger = new LinkLedger(checker, { startHost: new URL(web).host, checkOnly: opts.checkOnly, exclude: opts.exclude, accept: opts.accept, isBroken: (r) => isBroken(r.kind) });
+    const ledger = new LinkLedger(checker, { startHost: new URL(web).host, checkOnly: opts.checkOnly, exclude: opts.exclude, accept: opts.accept });
     const repoPaths = new Map<LedgerEntry, string>();
     const missing = new Map<string, string[]>();
     const isReadme = anchorMatcher(md.anchors, { ignoreCase: true });

@@ -1,5 +1,5 @@
 import type { LinkChecker } from './link-checker.js';
-import type { CheckResult, FoundLink, LinkResource, LinkScope, LinkSource } from './types.js';
+import { isBroken, type CheckResult, type FoundLink, type LinkResource, type LinkScope, type LinkSource } from './types.js';
 import type { UrlPattern } from './url-pattern.js';
 
 /** One normalised URL (no fragment) with everything known about it in this run. */
@@ -47,7 +47,6 @@ export interface LedgerOptions {
   /** Extra statuses counted as working (`accept=403,429`). */
   accept?: ReadonlySet<number>;
   onChange?: () => void;
-  isBroken: (r: CheckResult) => boolean;
 }
 
 /** What an entry is checked as, when it is not an http(s) URL to normalise (a repository file). */
@@ -143,7 +142,8 @@ export class LinkLedger {
     if (e.result) return;
     e.result = this.accepted(r);
     this.checked++;
-    if (this.opts.isBroken(r)) this.broken++;
+    // Counted as the report counts it: a status the caller accepts is not broken.
+    if (isBroken(e.result.kind)) this.broken++;
     this.opts.onChange?.();
   }
 

@@ -87,7 +87,7 @@ export async function checkSite(opts: SiteCheckOptions, deps: LinkDeps): Promise
     const renderer = !quick && opts.render ? deps.renderer : undefined;
     const crawl = await crawlSite(
       { url: opts.url, maxPages: quick ? 1 : opts.maxPages, deadline, signal: abort.signal, checkOnly: opts.checkOnly, exclude: opts.exclude, accept: opts.accept },
-      { checker, renderer, onProgress: opts.onProgress, isBroken: (r) => isBroken(r.kind) },
+      { checker, renderer, onProgress: opts.onProgress },
     );
     const start = crawl.start;
     if (start && start.status === null && start.kind !== 'blocked_target' && crawl.pagesCrawled === 0) {

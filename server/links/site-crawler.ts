@@ -60,7 +60,6 @@ export interface CrawlDeps {
   checker: LinkChecker;
   renderer?: PageRenderer;
   onProgress?: (p: CrawlProgress) => void;
-  isBroken: (r: CheckResult) => boolean;
 }
 
 export interface CrawlProgress {
@@ -100,7 +99,7 @@ export async function crawlSite(opts: CrawlOptions, deps: CrawlDeps): Promise<Cr
   const anchors = new Map<string, Set<string>>();
   const emit = () =>
     deps.onProgress?.({ pages_crawled: pagesCrawled, pages_queued: queuedPages, ...ledger.progress() });
-  const ledger = new LinkLedger(deps.checker, { startHost: start.host, checkOnly: opts.checkOnly, exclude: opts.exclude, accept: opts.accept, onChange: emit, isBroken: deps.isBroken });
+  const ledger = new LinkLedger(deps.checker, { startHost: start.host, checkOnly: opts.checkOnly, exclude: opts.exclude, accept: opts.accept, onChange: emit });
   const startNorm = normalise(start.href)?.norm ?? start.href;
   const startEntry: LedgerEntry = { url: startNorm, scope: 'internal', resources: new Set(['page']), sources: [], fragments: new Map() };
   ledger.entries.set(startNorm, startEntry);

@@ -77,6 +77,22 @@ describe('GET /api/deadlinks, full mode', () => {
     expect(events.at(-1)?.event).to.equal('output');
     expect(events.at(-1)?.data.content).to.match(/^url,status,kind,found_on,file,line,column\r\n/);
   });
+
+  it('streamed broken_so_far counts as the report does: a status in accept is not broken', async () => {
+    const streamed = async (extra: string) => {
+      const r = await get(`render=false${extra}&url=${encodeURIComponent(fx.site.url + '/')}`, { headers: { accept: 'text/event-stream' } });
+      const events = r.text
+        .split('\n\n')
+        .filter((b) => b.startsWith('event:'))
+        .map((b) => ({ event: b.split('\n')[0].slice(7), data: JSON.parse(b.split('\n')[1].slice(6)) }));
+      return { last: events.filter((e) => e.event === 'progress').at(-1)?.data, report: events.find((e) => e.event === 'report')?.data };
+    };
+    const plain = await streamed('');
+    const accepting = await streamed('&accept=404');
+    expect(plain.last.broken_so_far).to.equal(plain.report.broken_count);
+    expect(accepting.report.broken_count, 'the fixture has a 404 to accept').to.be.below(plain.report.broken_count);
+    expect(accepting.last.broken_so_far).to.equal(accepting.report.broken_count);
+  });
 });
 
 describe('checkSite, when max_duration is exceeded', () => {
