@@ -70558,7 +70558,7 @@ async function checkTarget(api, s) {
             const note = 'No README in the workspace (add `actions/checkout` before this step): it was fetched by the API through the GitHub API, which reaches public repositories only.';
             return checkReadmeRemotely(api, s, s.github.repository, s.github.pullRequest?.headSha, [note, ...notApplicable]);
         }
-        return checkCheckout(api, s, [readme], `the README (${code(readme, 'text')}) from the checkout`);
+        return checkCheckout(api, s, [readme], `the README (${code(readme, 'text')}) from the checkout`, undefined, paths);
     }
     const matched = await matchWorkspaceFiles(ws, t.patterns);
     if (!matched.paths.length) {
@@ -70583,10 +70583,12 @@ async function checkReadmeRemotely(api, s, repository, ref, notes) {
     return { report, notes, sourceUrl: `${s.github.serverUrl}/${repository}/blob/${ref ?? 'HEAD'}/` };
 }
 /** Files of the checkout through the documents endpoint; with changed_only on a pull request, only its changed lines. */
-async function checkCheckout(api, s, documentPaths, what, siteRoot) {
+async function checkCheckout(api, s, documentPaths, what, siteRoot, 
+/** The repository's paths, when the caller listed them already (they include `documentPaths`). */
+knownPaths) {
     const ws = s.github.workspace;
     const { documents, binary } = await readDocuments(ws, documentPaths);
-    const { paths } = await repositoryPaths(ws, documentPaths);
+    const paths = knownPaths ?? (await repositoryPaths(ws, documentPaths)).paths;
     const notes = [`Checked ${what}, relative links against the repository's ${count(paths.length, 'path')}.`];
     if (binary.length)
         notes.push(`${count(binary.length, 'binary file')} not sent (no links to read): ${binary.slice(0, 5).map((p) => code(p, 'text')).join(', ')}${binary.length > 5 ? ', …' : ''}.`);
@@ -70639,7 +70641,22 @@ const readOutcome = async (file) => JSON.parse(await (0,promises_namespaceObject
 /** The report an outcome names. */
 const readReport = async (o) => (o.reportFile ? JSON.parse(await (0,promises_namespaceObject.readFile)(o.reportFile, 'utf8')) : undefined);
 
+;// CONCATENATED MODULE: ./server/links/formats/places.ts
+/**
+ * Every file place of an item (one per occurrence), or a single `null` for a link found on
+ * pages. The one reading of `locations` (and of `file`/`line` for a report without them) for
+ * every format, the PR comment and the action's annotations.
+ */
+function placesOf(item) {
+    if (item.locations?.length)
+        return item.locations;
+    if (item.file !== undefined && item.line !== undefined)
+        return [{ file: item.file, line: item.line, column: item.column }];
+    return [null];
+}
+
 ;// CONCATENATED MODULE: ./server/report-markdown/dead-links.ts
+
 
 
 
@@ -70745,11 +70762,7 @@ function gateLine(r, pass) {
 }
 /** Every place an item was found, as Markdown: `docs/a.md:12:5` (linked to the line when `sourceUrl` is known) or the page. */
 function places(item, sourceUrl) {
-    const inFiles = item.locations?.length
-        ? item.locations
-        : item.file
-            ? (item.lines?.length ? item.lines : [item.line]).map((line) => ({ file: item.file ?? '', line }))
-            : [];
+    const inFiles = placesOf(item).filter((p) => p !== null);
     if (inFiles.length)
         return inFiles.map((p) => filePlace(p, sourceUrl));
     return item.found_on.map((page) => urlLink(page, 60));
@@ -70831,6 +70844,7 @@ function runContext(g) {
 
 ;// CONCATENATED MODULE: ./actions/deadlinks/src/annotations.ts
 
+
 /**
  * One annotation per place of each broken link and warning: on its file, line and column
  * (so it shows on that line of the pull request's diff), or naming the pages it is on.
@@ -70844,11 +70858,7 @@ function linkAnnotations(report, failing) {
 }
 function annotate(item, level, title) {
     const message = `${title}: ${item.url} (${failure(item)})`;
-    const places = item.locations?.length
-        ? item.locations
-        : item.file
-            ? (item.lines?.length ? item.lines : [item.line]).map((line) => ({ file: item.file, line, column: undefined }))
-            : [];
+    const places = placesOf(item).filter((p) => p !== null);
     if (places.length)
         return places.map((p) => ({ level, title, message, file: p.file, line: p.line, column: p.column }));
     const pages = item.found_on.slice(0, 3).join(', ') + (item.found_on.length > 3 ? ` and ${item.found_on.length - 3} more` : '');

@@ -2,6 +2,7 @@ import { count, detailsClose, detailsOpen, tableHead, tableRow } from './blocks.
 import { fitToBudget, fitting, githubCommentLimit, type Block, type Noun, type Row } from './budget.js';
 import { code, link, text, urlLink } from './escape.js';
 import { contextLine, type RunContext } from './run-context.js';
+import { placesOf } from '../links/formats/places.js';
 
 /** A place a link was found: a file position (repository files, GitHub mode). */
 export interface FilePlace {
@@ -168,11 +169,7 @@ function gateLine(r: ReportView, pass: boolean): string {
 
 /** Every place an item was found, as Markdown: `docs/a.md:12:5` (linked to the line when `sourceUrl` is known) or the page. */
 function places(item: LinkView, sourceUrl: string | undefined): string[] {
-  const inFiles: FilePlace[] = item.locations?.length
-    ? item.locations
-    : item.file
-      ? (item.lines?.length ? item.lines : [item.line]).map((line) => ({ file: item.file ?? '', line }))
-      : [];
+  const inFiles = placesOf(item).filter((p) => p !== null);
   if (inFiles.length) return inFiles.map((p) => filePlace(p, sourceUrl));
   return item.found_on.map((page) => urlLink(page, 60));
 }

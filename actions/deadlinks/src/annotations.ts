@@ -1,5 +1,6 @@
 import type { Annotation } from '../../shared/src/annotations.js';
 import { failure } from '../../../server/report-markdown/dead-links.js';
+import { placesOf } from '../../../server/links/formats/places.js';
 import type { DeadlinkReport, LinkItem } from './report.js';
 
 /**
@@ -16,11 +17,7 @@ export function linkAnnotations(report: DeadlinkReport, failing: boolean): Annot
 
 function annotate(item: LinkItem, level: Annotation['level'], title: string): Annotation[] {
   const message = `${title}: ${item.url} (${failure(item)})`;
-  const places = item.locations?.length
-    ? item.locations
-    : item.file
-      ? (item.lines?.length ? item.lines : [item.line]).map((line) => ({ file: item.file, line, column: undefined }))
-      : [];
+  const places = placesOf(item).filter((p) => p !== null);
   if (places.length) return places.map((p) => ({ level, title, message, file: p.file, line: p.line, column: p.column }));
   const pages = item.found_on.slice(0, 3).join(', ') + (item.found_on.length > 3 ? ` and ${item.found_on.length - 3} more` : '');
   return [{ level, title, message: pages ? `${message} on ${pages}` : message }];

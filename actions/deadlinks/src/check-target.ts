@@ -33,7 +33,7 @@ export async function checkTarget(api: ApiClient, s: DeadlinksSettings): Promise
       const note = 'No README in the workspace (add `actions/checkout` before this step): it was fetched by the API through the GitHub API, which reaches public repositories only.';
       return checkReadmeRemotely(api, s, s.github.repository, s.github.pullRequest?.headSha, [note, ...notApplicable]);
     }
-    return checkCheckout(api, s, [readme], `the README (${code(readme, 'text')}) from the checkout`);
+    return checkCheckout(api, s, [readme], `the README (${code(readme, 'text')}) from the checkout`, undefined, paths);
   }
   const matched = await matchWorkspaceFiles(ws, t.patterns);
   if (!matched.paths.length) {
@@ -60,10 +60,18 @@ async function checkReadmeRemotely(api: ApiClient, s: DeadlinksSettings, reposit
 }
 
 /** Files of the checkout through the documents endpoint; with changed_only on a pull request, only its changed lines. */
-async function checkCheckout(api: ApiClient, s: DeadlinksSettings, documentPaths: string[], what: string, siteRoot?: string): Promise<Checked> {
+async function checkCheckout(
+  api: ApiClient,
+  s: DeadlinksSettings,
+  documentPaths: string[],
+  what: string,
+  siteRoot?: string,
+  /** The repository's paths, when the caller listed them already (they include `documentPaths`). */
+  knownPaths?: string[],
+): Promise<Checked> {
   const ws = s.github.workspace;
   const { documents, binary } = await readDocuments(ws, documentPaths);
-  const { paths } = await repositoryPaths(ws, documentPaths);
+  const paths = knownPaths ?? (await repositoryPaths(ws, documentPaths)).paths;
   const notes = [`Checked ${what}, relative links against the repository's ${count(paths.length, 'path')}.`];
   if (binary.length) notes.push(`${count(binary.length, 'binary file')} not sent (no links to read): ${binary.slice(0, 5).map((p) => code(p, 'text')).join(', ')}${binary.length > 5 ? ', …' : ''}.`);
   let changed;
