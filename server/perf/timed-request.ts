@@ -38,7 +38,7 @@ export interface TimedResponse {
   /** Body bytes after decoding gzip/br/deflate/zstd. */
   decodedBytes: number;
   truncated: boolean;
-  /** The decoded body, when asked for with `keepBody` (up to maxBytes on the wire). */
+  /** The decoded body, when asked for with `keepBody`: its first maxBytes bytes. */
   body?: Buffer;
 }
 
@@ -99,10 +99,16 @@ export function timedRequest(opts: TimedRequestOptions, deps: { policy: TargetPo
         }
       });
       const kept: Buffer[] = [];
+      let keptBytes = 0;
       const counter = new Writable({
         write(chunk: Buffer, _enc, cb) {
           decodedBytes += chunk.length;
-          if (opts.keepBody) kept.push(chunk);
+          // The kept body is capped at maxBytes too: a small compressed body can decode to gigabytes.
+          if (opts.keepBody && keptBytes < maxBytes) {
+            const part = chunk.subarray(0, maxBytes - keptBytes);
+            kept.push(part);
+            keptBytes += part.length;
+          }
           cb();
         },
       });

@@ -23,9 +23,13 @@ export async function certIssuerOf(url: string, policy: TargetPolicy, timeoutMs:
   }
 }
 
-/** `O` then `CN` values of an X.509 issuer as Node prints it (`C=US\nO=Let's Encrypt\nCN=R3`). */
+/**
+ * The issuer's first organisation and common name from an X.509 issuer as Node prints it
+ * (`C=US\nO=Let's Encrypt\nCN=R3`): the same two names the TLS report shows, so
+ * `/api/techstack` and an audit (which reads the TLS report's) see the same issuer.
+ */
 export function issuerNames(issuer: string): string[] {
-  return [...dnValues(issuer, 'O'), ...dnValues(issuer, 'CN')];
+  return [dnValues(issuer, 'O')[0], dnValues(issuer, 'CN')[0]].filter((v): v is string => Boolean(v));
 }
 
 /** The issuer as the TLS check reported it (none when the check failed or did not run), for a caller that has both. */

@@ -58,5 +58,7 @@ describe('GET /api/techstack, certIssuer rules', function () {
       'Sectigo RSA Domain Validation Secure Server CA',
     ]);
     expect(issuerNames('CN=Only A Name')).to.deep.equal(['Only A Name']);
+    // As the TLS report names it: the first organisation only.
+    expect(issuerNames('O=First Org\nO=Second Org\nCN=Issuing CA')).to.deep.equal(['First Org', 'Issuing CA']);
   });
 });
