@@ -68,7 +68,7 @@ export class Browsers {
   launches = 0;
 
   constructor(private readonly opts: BrowsersOptions) {
-    sweepDeadProfiles(opts.log);
+    void sweepDeadProfiles(opts.log);
   }
 
   /** The current browser, launching one if there is none (or it died). */
@@ -137,8 +137,8 @@ export class Browsers {
       handleSIGTERM: false,
       handleSIGHUP: false,
       protocolTimeout: this.opts.protocolTimeoutMs,
-    }).catch((err: unknown) => {
-      fs.rmSync(profileDir, { recursive: true, force: true });
+    }).catch(async (err: unknown) => {
+      await fs.promises.rm(profileDir, { recursive: true, force: true });
       throw err;
     });
     this.launches++;
@@ -163,26 +163,28 @@ export class Browsers {
     await inst.browser.close().catch((err: unknown) => {
       if (!inst.crashed) this.opts.log?.warn({ err }, 'closing a retired browser failed');
     });
-    fs.rmSync(inst.profileDir, { recursive: true, force: true });
+    // Off the event loop: a profile is thousands of files, and renders go on meanwhile.
+    await fs.promises.rm(inst.profileDir, { recursive: true, force: true });
   }
 }
 
-/** Removes profile directories left by pool processes that no longer run (killed with SIGKILL). */
-function sweepDeadProfiles(log?: Logger) {
+/**
+ * Removes profile directories left by pool processes that no longer run (killed with SIGKILL),
+ * in the background: start-up does not wait for it.
+ */
+async function sweepDeadProfiles(log?: Logger): Promise<void> {
   let entries: string[];
   try {
-    entries = fs.readdirSync(os.tmpdir()).filter((e) => e.startsWith(profilePrefix));
+    entries = (await fs.promises.readdir(os.tmpdir())).filter((e) => e.startsWith(profilePrefix));
   } catch {
     return; // no temp dir to sweep
   }
   for (const entry of entries) {
     const pid = Number(entry.slice(profilePrefix.length).split('-')[0]);
     if (!Number.isInteger(pid) || pid === process.pid || isAlive(pid)) continue;
-    try {
-      fs.rmSync(path.join(os.tmpdir(), entry), { recursive: true, force: true });
-    } catch (err) {
+    await fs.promises.rm(path.join(os.tmpdir(), entry), { recursive: true, force: true }).catch((err: unknown) => {
       log?.debug({ err, entry }, 'could not remove a stale browser profile');
-    }
+    });
   }
 }
 
