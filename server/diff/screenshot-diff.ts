@@ -43,10 +43,13 @@ export async function screenshotDiff(opts: ScreenshotDiffOptions, deps: Screensh
       err.message = `${field}: ${err.message}`;
       throw err;
     });
-  const [baseline, candidate] = await Promise.all([
-    capture(opts.baselineUrl, 'baseline_url'),
-    capture(opts.candidateUrl, 'candidate_url'),
-  ]);
+  // Both settle before either failure is reported: when both sides fail it is the baseline's
+  // failure that is named, whichever came first, so a caller can tell "broken on the candidate
+  // only" (a comparison's regression) from "broken on both".
+  const [b, c] = await Promise.allSettled([capture(opts.baselineUrl, 'baseline_url'), capture(opts.candidateUrl, 'candidate_url')]);
+  if (b.status === 'rejected') throw b.reason;
+  if (c.status === 'rejected') throw c.reason;
+  const [baseline, candidate] = [b.value, c.value];
   const diff = await diffPngs(baseline.body, candidate.body, { threshold: opts.threshold });
   return {
     width: diff.width,

@@ -24,7 +24,8 @@ describe('POST /api/screenshot/diff', () => {
     svc.call('/api/screenshot/diff', { method: 'POST', json, headers: k ? { 'x-api-key': k } : {} });
 
   before(async () => {
-    site = await serve(diffPages);
+    // /slow-reset: a page whose server breaks the connection after a while (fails later than a refused port).
+    site = await serve({ ...diffPages, '/slow-reset': (req) => void setTimeout(() => req.socket.destroy(), 400) });
     svc = await startTestService();
     key = await svc.newKey('business');
   });
@@ -92,5 +93,12 @@ describe('POST /api/screenshot/diff', () => {
     const r = await diff({ baseline_url: `${site.url}/a`, candidate_url: 'http://127.0.0.1:1/', full_page: false });
     expect(r.status).to.equal(502);
     expect(r.body.error).to.match(/^candidate_url: /);
+  });
+
+  it('both sides unreachable: names baseline_url, whichever failed first (a comparison counts it as broken on both, not a regression)', async () => {
+    // The baseline fails later than the candidate: a slow refusal against a fast one.
+    const r = await diff({ baseline_url: `${site.url}/slow-reset`, candidate_url: 'http://127.0.0.1:1/', full_page: false });
+    expect(r.status, r.text).to.equal(502);
+    expect(r.body.error).to.match(/^baseline_url: /);
   });
 });
