@@ -2,7 +2,7 @@ import type { DiffStore } from '../diff/diff-store.js';
 import { newDiffId } from '../diff/diff-store.js';
 import { screenshotDiff } from '../diff/screenshot-diff.js';
 import { settle } from '../errors/index.js';
-import { checkSite, StartPageError } from '../links/site-check.js';
+import { checkSite, StartPageError, type LinkDeps } from '../links/site-check.js';
 import type { SafeHttp } from '../net/safe-http.js';
 import { measurePerf } from '../perf/perf-check.js';
 import type { AdBlocker } from '../render/ad-blocker.js';
@@ -35,6 +35,8 @@ export interface CompareRunDeps {
   concurrency?: number;
   /** Pages crawled per side by the link check. @default 10 */
   linkPages?: number;
+  /** The link checker's shared result cache and concurrency, as GET /api/deadlinks uses them. */
+  links?: Pick<LinkDeps, 'cache' | 'concurrency' | 'hostConcurrency'>;
 }
 
 export interface CompareProgress {
@@ -118,7 +120,7 @@ async function links(url: string, deps: CompareRunDeps, timeoutMs: number) {
   try {
     return await checkSite(
       { url, mode: 'full', maxPages: deps.linkPages ?? 10, maxDurationMs: 60_000, render: false, fragments: 'ignore', gate: {} },
-      { dispatcher: deps.http.dispatcher, assertUrl: (u) => deps.http.policy.assertUrl(u), assertResolvable: (u) => deps.http.policy.assertResolvable(u), timeoutMs },
+      { ...deps.links, dispatcher: deps.http.dispatcher, assertUrl: (u) => deps.http.policy.assertUrl(u), assertResolvable: (u) => deps.http.policy.assertResolvable(u), timeoutMs },
     );
   } catch (err) {
     if (err instanceof StartPageError) return { error: err.message, kind: err.kind };
