@@ -1,4 +1,5 @@
 import type { Server, ServerResponse } from 'node:http';
+import { timeBound } from './time-bounds.js';
 
 export interface Drainable {
   /**
@@ -28,12 +29,7 @@ export function drainable(server: Server): Drainable {
       // such sockets as soon as they go idle rather than at the deadline.
       const sweep = setInterval(() => server.closeIdleConnections(), 100);
       server.closeIdleConnections();
-      let timer: NodeJS.Timeout | undefined;
-      const inTime = await Promise.race([
-        closed.then(() => true),
-        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), deadlineMs))),
-      ]);
-      clearTimeout(timer);
+      const inTime = (await timeBound(closed.then(() => true), deadlineMs)) ?? false;
       clearInterval(sweep);
       if (!inTime) server.closeAllConnections();
       await closed;

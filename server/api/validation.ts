@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { badRequest } from './errors.js';
+import { BadInputError } from '../errors/index.js';
 
 type Where = 'query' | 'body' | 'path';
 type JsonSchema = {
@@ -53,7 +53,7 @@ export function parseInput<T>(schema: z.ZodType<T>, input: unknown, where: Where
   const result = schema.safeParse(given, { error: () => composed });
   if (result.success) return result.data;
   const js = inputJsonSchema(schema);
-  throw badRequest(result.error.issues.map((i) => describeIssue(i, js, given, where)).join('; '));
+  throw new BadInputError(result.error.issues.map((i) => describeIssue(i, js, given, where)).join('; '));
 }
 
 /**
@@ -77,7 +77,7 @@ export function checkQueryNames(schema: z.ZodType | undefined, query: Record<str
   for (const [name, value] of Object.entries(query)) {
     if (Array.isArray(value) && allowed.has(name) && !takesList(properties[name])) problems.push(`${name} is given ${value.length} times; give it once`);
   }
-  if (problems.length) throw badRequest(problems.join('; '));
+  if (problems.length) throw new BadInputError(problems.join('; '));
 }
 
 /** A parameter meant to be repeated (`exclude=a&exclude=b`): its schema allows an array. */

@@ -45,7 +45,8 @@ export function compareRoutes(deps: AppDeps) {
     return job;
   };
 
-  const statusOf = async (job: CompareJob) => {
+  /** The job's status record; `withWebhook: false` for the event stream, which sends no webhook state and reads the job twice a second. */
+  const statusOf = async (job: CompareJob, withWebhook = true) => {
     const id = job.id ?? '';
     const status = await store.status(job);
     const outcome = status === 'completed' || status === 'failed' ? await store.outcome(id) : null;
@@ -62,7 +63,7 @@ export function compareRoutes(deps: AppDeps) {
       error: failed ? (outcome?.status === 'failed' ? outcome.error : (job.failedReason ?? 'failed')) : null,
       code: outcome?.status === 'failed' ? outcome.code : null,
       events_url: `${base}/api/compare/${id}/events`,
-      webhook: await webhookField(job.data.webhook_url, id, (jobId) => deps.jobs.webhookStatus(jobId)),
+      webhook: withWebhook ? await webhookField(job.data.webhook_url, id, (jobId) => deps.jobs.webhookStatus(jobId)) : null,
     };
   };
 
@@ -159,7 +160,7 @@ export function compareRoutes(deps: AppDeps) {
         404: errorResponse('Unknown job (or another key\'s)'),
       },
       async handler({ params, key, res }) {
-        await streamJobEvents(await load(params.job_id, key), res, statusOf, (id) => store.find(id, key!.hash));
+        await streamJobEvents(await load(params.job_id, key), res, (job) => statusOf(job, false), (id) => store.find(id, key!.hash));
       },
     }),
     defineRoute({
