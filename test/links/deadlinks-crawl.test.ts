@@ -78,6 +78,17 @@ describe('GET /api/deadlinks, full mode', () => {
     expect(events.at(-1)?.data.content).to.match(/^url,status,kind,found_on,file,line,column\r\n/);
   });
 
+  it('a crawl that fails after the stream started ends it with an error event: the error answer\'s body, status and code', async () => {
+    const r = await get(`render=false&url=${encodeURIComponent('http://127.0.0.1:1/')}`, { headers: { accept: 'text/event-stream' } });
+    expect(r.headers.get('content-type')).to.match(/^text\/event-stream/);
+    const blocks = r.text.split('\n\n').filter((b) => b.startsWith('event:'));
+    const last = blocks.at(-1)!.split('\n');
+    expect(last[0]).to.equal('event: error');
+    const data = JSON.parse(last[1].slice(6));
+    expect(data).to.include({ status: 502, code: 'target_unreachable' });
+    expect(data.error).to.be.a('string').and.not.equal('');
+  });
+
   it('streamed broken_so_far counts as the report does: a status in accept is not broken', async () => {
     const streamed = async (extra: string) => {
       const r = await get(`render=false${extra}&url=${encodeURIComponent(fx.site.url + '/')}`, { headers: { accept: 'text/event-stream' } });

@@ -1,5 +1,6 @@
 import type { Response } from 'express';
-import { DependencyDownError, JobFailedError, NotFoundError, asDomainError, httpReply } from '../../errors/index.js';
+import { DependencyDownError, JobFailedError, NotFoundError, asDomainError } from '../../errors/index.js';
+import { openEventStream } from '../event-stream.js';
 import type { CompareJob } from '../../jobs/compare-jobs.js';
 import { pause } from '../../time-bounds.js';
 
@@ -19,17 +20,12 @@ export async function streamJobEvents(
   /** The job again, or null once it expired. */
   reload: (id: string) => Promise<CompareJob | null>,
 ) {
-  res.status(200).set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
-  res.flushHeaders();
-  const event = (name: string, data: unknown) => res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
-  let open = true;
-  res.on('close', () => (open = false));
-  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+  const sse = openEventStream(res);
   let job: CompareJob = first;
   let last = '';
   let hiccups = 0;
   try {
-    for (let poll = 0; open; poll++) {
+    for (let poll = 0; !sse.gone.aborted; poll++) {
       let s;
       try {
         if (poll > 0) {
@@ -46,25 +42,22 @@ export async function streamJobEvents(
         continue;
       }
       const progress = JSON.stringify(s.progress);
-      if (s.progress && progress !== last) event('progress', s.progress);
+      if (s.progress && progress !== last) sse.event('progress', s.progress);
       last = progress;
       if (s.report) {
-        event('report', s.report);
+        sse.event('report', s.report);
         break;
       }
       if (s.status === 'failed') {
         // The job's own code (what failed) with the status every failed job answers.
-        const reply = httpReply(new JobFailedError(s.error ?? 'the comparison failed'));
-        event('error', { ...reply.body, code: s.code ?? reply.code, status: reply.status });
+        sse.fail(new JobFailedError(s.error ?? 'the comparison failed'), s.code);
         break;
       }
       await pause(POLL_MS);
     }
   } catch (err) {
-    const reply = httpReply(err);
-    event('error', { ...reply.body, code: reply.code, status: reply.status });
+    sse.fail(err);
   } finally {
-    clearInterval(heartbeat);
-    res.end();
+    sse.end();
   }
 }

@@ -1,8 +1,9 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { NotFoundError, OverLimitError, TargetFailedError, TargetTimeoutError, httpReply } from '../../errors/index.js';
+import { NotFoundError, OverLimitError, TargetFailedError, TargetTimeoutError } from '../../errors/index.js';
 import { defineRoute, errorResponse } from '../route.js';
+import { openEventStream } from '../event-stream.js';
 import { deadlinkDocumentRoutes } from './deadlinks-documents.js';
 import { formatReport, linkFilters, sendReport } from './deadlinks-output.js';
 import { deadlinkReport, deadlinksQuery, siteStatus, statusQuery } from './deadlinks-schemas.js';
@@ -179,14 +180,9 @@ async function stream(
   q: Query,
   run: (q: Query, onProgress: (p: CrawlProgress) => void, signal: AbortSignal) => Promise<DeadLinkReport>,
 ) {
-  res.status(200).set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
-  res.flushHeaders();
-  const event = (name: string, data: unknown) => res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
-  const gone = new AbortController();
-  res.on('close', () => gone.abort());
+  const sse = openEventStream(res);
   let last = 0;
   let latest: CrawlProgress | null = null;
-  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
   try {
     const report = await run(
       q,
@@ -194,19 +190,17 @@ async function stream(
         latest = p;
         if (Date.now() - last < 100) return;
         last = Date.now();
-        event('progress', p);
+        sse.event('progress', p);
       },
-      gone.signal,
+      sse.gone,
     );
-    if (latest) event('progress', latest);
-    event('report', report);
+    if (latest) sse.event('progress', latest);
+    sse.event('report', report);
     const out = formatReport(q.format, report);
-    if (out !== null) event('output', { format: q.format, content: out });
+    if (out !== null) sse.event('output', { format: q.format, content: out });
   } catch (err) {
-    const reply = httpReply(err);
-    event('error', { ...reply.body, status: reply.status });
+    sse.fail(err);
   } finally {
-    clearInterval(heartbeat);
-    res.end();
+    sse.end();
   }
 }
