@@ -85,16 +85,11 @@ export async function checkDocuments(opts: DocumentsCheckOptions, deps: LinkDeps
         const target = resolveLink(link.url, doc, opts.siteRoot);
 
         if (target === 'outside') {
-          if (!ledger.excludes(link.url)) checkInRepository({ key: `outside:${link.url}`, url: link.url, fragment: '' }, null, link, source);
-          else ledger.skipped++;
+          checkInRepository({ key: `outside:${link.url}`, url: link.url, fragment: '' }, null, link, source);
           continue;
         }
         if ('path' in target) {
           const shown = target.path + (target.directory && target.path ? '/' : '') || '/';
-          if (ledger.excludes(shown)) {
-            ledger.skipped++;
-            continue;
-          }
           checkInRepository({ key: `repo:${shown}`, url: shown, fragment: target.fragment }, target, link, source);
           continue;
         }
@@ -104,8 +99,9 @@ export async function checkDocuments(opts: DocumentsCheckOptions, deps: LinkDeps
         const n = normalise(absolute);
         const own = n && repo ? repositoryFileLink(new URL(absolute), repo) : null;
         if (n && own) {
+          // Pinned to a commit: what it shows cannot change. The URL as written is what `exclude` matches.
           if (own.pinned || ledger.excludes(absolute)) {
-            ledger.skipped++;
+            ledger.skip();
             continue;
           }
           const found = own.splits.find((t) => tree.has(t)) ?? own.splits[0];

@@ -78,10 +78,6 @@ export async function checkReadme(opts: ReadmeCheckOptions, deps: LinkDeps, gh: 
       const target = resolveInRepository(link.url, file);
       const path = target === 'outside' ? null : target.path;
       const url = path === null ? link.url : blobBase + path.split('/').map(encodeURIComponent).join('/');
-      if (ledger.excludes(url)) {
-        ledger.skipped++;
-        continue;
-      }
       const e = ledger.addAs({ key: url, url, scope: 'internal', fragment: target === 'outside' ? '' : target.fragment }, link.resource, source);
       if (!e || e.result || ledger.isClaimed(e.url)) continue;
       ledger.claim(e.url);

@@ -79,6 +79,12 @@ export class LinkLedger {
     return sameSite(url.host, this.opts.startHost) ? 'internal' : 'external';
   }
 
+  /** Counts a link not checked (excluded, pinned, another scheme); null, for the caller to return. */
+  skip(): null {
+    this.skipped++;
+    return null;
+  }
+
   /** True when `url` matches an `exclude` pattern: such links are counted as skipped, never checked. */
   excludes(url: string): boolean {
     return (this.opts.exclude ?? []).some((re) => re.test(url));
@@ -92,15 +98,13 @@ export class LinkLedger {
   add(link: FoundLink, source: LinkSource): LedgerEntry | null {
     if (!URL.canParse(link.url)) return this.addInvalid(link, source);
     const n = normalise(link.url);
-    if (!n || this.excludes(link.url)) {
-      this.skipped++;
-      return null;
-    }
+    if (!n || this.excludes(link.url)) return this.skip();
     return this.addAs({ key: n.norm, url: n.norm, scope: this.scopeOf(new URL(n.norm)), fragment: n.fragment }, link.resource, source);
   }
 
-  /** Records a link under an identity of the caller's (a repository file); null outside `check_only`. */
+  /** Records a link under an identity of the caller's (a repository file); null when `id.url` is excluded (skipped) or outside `check_only`. */
   addAs(id: EntryKey, resource: LinkResource, source: LinkSource): LedgerEntry | null {
+    if (this.excludes(id.url)) return this.skip();
     if (this.opts.checkOnly && this.opts.checkOnly !== id.scope) return null;
     let e = this.entries.get(id.key);
     if (!e) {
