@@ -19,6 +19,10 @@ import { createDocumentExtractor } from './links/extract-pool.js';
 import { ScreenshotJobs } from './jobs/screenshot-jobs.js';
 import { CompareJobs } from './jobs/compare-jobs.js';
 import { ResultCache } from './links/result-cache.js';
+import { createBrowserRenderer } from './links/browser-renderer.js';
+import type { DocumentExtractor } from './links/extract-pool.js';
+import type { LinkDeps } from './links/site-check.js';
+import type { SafeHttp } from './net/safe-http.js';
 import { SiteStatusStore } from './links/site-status.js';
 import { DiffStore, DIFF_KEPT_SECONDS } from './diff/diff-store.js';
 
@@ -85,7 +89,7 @@ export async function composeService(
     techDetector: createTechDetector({ dataDir: config.FINGERPRINTS_DIR }),
     jobs: new ScreenshotJobs(redisHandle.producerConnection, redis, config.REDIS_PREFIX, { attempts: config.WEBHOOK_ATTEMPTS, backoffMs: config.WEBHOOK_BACKOFF_MS }),
     compares: new CompareJobs(redisHandle.producerConnection, redis, config.REDIS_PREFIX),
-    linkCache: new ResultCache(redis, config.REDIS_PREFIX, { okSeconds: config.LINK_CACHE_OK_SECONDS, failSeconds: config.LINK_CACHE_FAIL_SECONDS }),
+    links: linkDeps(config, { http, browser, documentExtractor, cache: new ResultCache(redis, config.REDIS_PREFIX, { okSeconds: config.LINK_CACHE_OK_SECONDS, failSeconds: config.LINK_CACHE_FAIL_SECONDS }) }),
     siteStatuses: new SiteStatusStore(redis, config.REDIS_PREFIX, config.LINK_STATUS_TTL_SECONDS),
     diffs: new DiffStore(redis, config.REDIS_PREFIX, DIFF_KEPT_SECONDS),
     startedAt: Date.now(),
@@ -101,6 +105,29 @@ export async function composeService(
         await Promise.resolve(close()).catch((err) => log.warn({ err }, 'error while closing'));
       }
     },
+  };
+}
+
+/**
+ * What the link checker needs, built once from the service's parts: every check of links
+ * (the dead-link routes, a comparison's two sides) shares the result cache, the configured
+ * concurrency and the browser, and a new dependency reaches them all from here.
+ */
+export function linkDeps(
+  config: Config,
+  parts: { http: SafeHttp; browser: BrowserPool; documentExtractor: DocumentExtractor; cache: ResultCache },
+): LinkDeps {
+  const { http } = parts;
+  return {
+    dispatcher: http.dispatcher,
+    assertUrl: (u) => http.policy.assertUrl(u),
+    assertResolvable: (u) => http.policy.assertResolvable(u),
+    cache: parts.cache,
+    timeoutMs: config.FETCH_TIMEOUT_MS,
+    concurrency: config.LINK_CONCURRENCY,
+    hostConcurrency: config.LINK_HOST_CONCURRENCY,
+    renderer: createBrowserRenderer(parts.browser, http.policy, config.BROWSER_CONCURRENCY),
+    extract: (documents) => parts.documentExtractor.extract(documents),
   };
 }
 

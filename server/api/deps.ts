@@ -12,7 +12,7 @@ import type { AdBlocker } from '../render/ad-blocker.js';
 import type { ChartRenderer } from '../charts/chart-renderer.js';
 import type { DocumentExtractor } from '../links/extract-pool.js';
 import type { ScreenshotJobs } from '../jobs/screenshot-jobs.js';
-import type { ResultCache } from '../links/result-cache.js';
+import type { LinkDeps } from '../links/site-check.js';
 import type { SiteStatusStore } from '../links/site-status.js';
 import type { DiffStore } from '../diff/diff-store.js';
 import type { CompareJobs } from '../jobs/compare-jobs.js';
@@ -44,8 +44,8 @@ export interface AppDeps {
   jobs: ScreenshotJobs;
   /** The preview-report comparisons (BullMQ), their outcomes, health history and trend pictures. */
   compares: CompareJobs;
-  /** Link results shared across dead-link runs. */
-  linkCache: ResultCache;
+  /** The link checker's dependencies (shared result cache, concurrency, renderer), built once in server/compose.ts. */
+  links: LinkDeps;
   /** Latest dead-link status per site (widget, badge). */
   siteStatuses: SiteStatusStore;
   /** Screenshot-diff images behind their URLs. */

@@ -2,7 +2,7 @@ import type { DiffStore } from '../diff/diff-store.js';
 import { newDiffId } from '../diff/diff-store.js';
 import { screenshotDiff } from '../diff/screenshot-diff.js';
 import { settle } from '../errors/index.js';
-import { checkSite, StartPageError, type LinkDeps } from '../links/site-check.js';
+import { checkSite, siteCheckDefaults, StartPageError, type LinkDeps } from '../links/site-check.js';
 import type { SafeHttp } from '../net/safe-http.js';
 import { measurePerf } from '../perf/perf-check.js';
 import type { AdBlocker } from '../render/ad-blocker.js';
@@ -33,10 +33,8 @@ export interface CompareRunDeps {
   maxBytes?: number;
   /** Tasks run at once; the browser pool bounds the renders further. @default 3 */
   concurrency?: number;
-  /** Pages crawled per side by the link check. @default 10 */
-  linkPages?: number;
-  /** The link checker's shared result cache and concurrency, as GET /api/deadlinks uses them. */
-  links?: Pick<LinkDeps, 'cache' | 'concurrency' | 'hostConcurrency'>;
+  /** The link checker's dependencies, as GET /api/deadlinks has them (server/compose.ts). */
+  links: LinkDeps;
 }
 
 export interface CompareProgress {
@@ -73,7 +71,7 @@ export async function runComparison(input: CompareInput, deps: CompareRunDeps, o
 
   for (const [side, base] of sides) {
     const r = out[side];
-    if (wants('links')) tasks.push({ name: `links on ${side}`, run: async () => void (r.links = await links(at(base, '/'), deps, timeoutMs)) });
+    if (wants('links')) tasks.push({ name: `links on ${side}`, run: async () => void (r.links = await links(at(base, '/'), deps)) });
     // One handshake per side: the TLS check's certificate also gives the tech stack its issuer.
     let tlsRun: ReturnType<typeof tls> | undefined;
     const tlsOnce = () => (tlsRun ??= tls(base, deps, timeoutMs));
@@ -116,12 +114,10 @@ export async function runComparison(input: CompareInput, deps: CompareRunDeps, o
 /** A path on a deployment whose URL may carry a base path (`https://x.dev/docs` + `/a` → `https://x.dev/docs/a`). */
 export const at = (base: string, path: string) => base.replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`);
 
-async function links(url: string, deps: CompareRunDeps, timeoutMs: number) {
+/** A side's links as GET /api/deadlinks checks them by default, so both give one site the same findings. */
+async function links(url: string, deps: CompareRunDeps) {
   try {
-    return await checkSite(
-      { url, mode: 'full', maxPages: deps.linkPages ?? 10, maxDurationMs: 60_000, render: false, fragments: 'ignore', gate: {} },
-      { ...deps.links, dispatcher: deps.http.dispatcher, assertUrl: (u) => deps.http.policy.assertUrl(u), assertResolvable: (u) => deps.http.policy.assertResolvable(u), timeoutMs },
-    );
+    return await checkSite({ ...siteCheckDefaults, url, gate: {} }, deps.links);
   } catch (err) {
     if (err instanceof StartPageError) return { error: err.message, kind: err.kind };
     return settle(Promise.reject(err));

@@ -16,6 +16,18 @@ import type { UrlPattern } from './url-pattern.js';
 
 export type FragmentPolicy = 'warn' | 'error' | 'ignore';
 
+/**
+ * A site check's options when the caller gives none: GET /api/deadlinks's defaults, and a
+ * comparison's link check, so one site gives the same findings through either.
+ */
+export const siteCheckDefaults = {
+  mode: 'full',
+  maxPages: 20,
+  maxDurationMs: 60_000,
+  render: true,
+  fragments: 'warn',
+} as const satisfies Partial<SiteCheckOptions>;
+
 export interface SiteCheckOptions {
   url: string;
   mode: 'full' | 'quick';

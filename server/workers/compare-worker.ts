@@ -36,6 +36,7 @@ async function compare(deps: WorkerDeps, id: string, job: Job<CompareJobData>): 
     input,
     {
       http: deps.http,
+      links: deps.links,
       browser: deps.browser,
       adBlocker: deps.adBlocker,
       detector: deps.techDetector,

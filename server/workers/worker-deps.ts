@@ -9,7 +9,7 @@ import type { ChartRenderer } from '../charts/chart-renderer.js';
 import type { DiffStore } from '../diff/diff-store.js';
 import type { CompareJobs } from '../jobs/compare-jobs.js';
 import type { TechDetector } from '../techstack/tech-detector.js';
-import type { ResultCache } from '../links/result-cache.js';
+import type { LinkDeps } from '../links/site-check.js';
 
 /** What the background workers use, built by the composition root (server/compose.ts). */
 export interface WorkerDeps {
@@ -29,6 +29,6 @@ export interface WorkerDeps {
   tlsCa: readonly string[];
   diffs: DiffStore;
   charts: ChartRenderer;
-  /** Link results shared with GET /api/deadlinks: a comparison's two sides check their common links once. */
-  linkCache: ResultCache;
+  /** The link checker's dependencies as GET /api/deadlinks has them: one result cache, the configured concurrency. */
+  links: LinkDeps;
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { webhookDelivery } from './webhook-schema.js';
 import { compareChecks } from '../../compare/types.js';
 import { DEFAULT_MAX_CHANGED_RATIO } from '../../compare/visual-diff.js';
+import { siteCheckDefaults } from '../../links/site-check.js';
 import { qUrl } from '../route.js';
 
 /** Paths compared per request: each costs a page load per side and check. */
@@ -22,7 +23,7 @@ export const compareBody = z
       .min(1)
       .refine((cs) => new Set(cs).size === cs.length, 'must not repeat a check')
       .default([...compareChecks])
-      .describe('Checks to run: links (crawl from the root, up to 10 pages), seo, perf, techstack (the root page), tls (https only), visual; default all'),
+      .describe(`Checks to run: links (crawl from the root as GET /api/deadlinks does by default: up to ${siteCheckDefaults.maxPages} pages rendered in Chromium), seo, perf, techstack (the root page), tls (https only), visual; default all`),
     viewports: z
       .array(z.object({ width: z.number().int().min(320).max(1920), height: z.number().int().min(240).max(1080) }).strict())
       .min(1)

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { qBool, qInt, qNumber, qUrl } from '../route.js';
+import { siteCheckDefaults } from '../../links/site-check.js';
 import { compileUrlPattern } from '../../links/url-pattern.js';
 
 /** Options shared by every mode and by the documents endpoint (query strings and JSON numbers alike). */
@@ -16,7 +17,7 @@ export const reportOptions = {
   check_only: z.enum(['internal', 'external']).optional().describe('Report only internal (same-site) or only external links. Internal pages are still crawled to find external links.'),
   fragments: z
     .enum(['warn', 'error', 'ignore'])
-    .default('warn')
+    .default(siteCheckDefaults.fragments)
     .describe('Same-site `#fragment` links are checked against the target page\'s ids and names (the rendered DOM in full mode). `warn` (default): listed in `warnings` as `missing_fragment`; `error`: counted as broken; `ignore`: not checked.'),
 };
 
@@ -78,16 +79,16 @@ export const deadlinksQuery = z
       .describe('GitHub mode: the branch, tag or commit SHA whose README is checked (default: the default branch). A pull request\'s head SHA checks the README as the PR changes it.'),
     mode: z
       .enum(['full', 'quick'])
-      .default('full')
+      .default(siteCheckDefaults.mode)
       .describe('`full` (default): crawl up to `max_pages` same-site pages rendered in Chromium, so script-inserted links count. `quick`: only the given page, no browser, in well under a second.'),
-    max_pages: qInt(1, 50).default(20).describe('Pages crawled in full mode, 1 to 50 (default 20).'),
+    max_pages: qInt(1, 50).default(siteCheckDefaults.maxPages).describe(`Pages crawled in full mode, 1 to 50 (default ${siteCheckDefaults.maxPages}).`),
     max_duration: qInt(10, 120)
-      .default(60)
-      .describe('Time budget in seconds, 10 to 120 (default 60). When exceeded, the report holds what was found so far and `timed_out: true`.'),
+      .default(siteCheckDefaults.maxDurationMs / 1000)
+      .describe(`Time budget in seconds, 10 to 120 (default ${siteCheckDefaults.maxDurationMs / 1000}). When exceeded, the report holds what was found so far and \`timed_out: true\`.`),
     ...reportOptions,
     exclude: excludeQuery,
     accept: acceptQuery,
-    render: qBool(true).describe('Full mode only: render pages in Chromium (default true). `false` crawls with plain HTTP (faster, misses script-inserted links).'),
+    render: qBool(siteCheckDefaults.render).describe('Full mode only: render pages in Chromium (default true). `false` crawls with plain HTTP (faster, misses script-inserted links).'),
     key: z.string().optional().describe('API key (alternatively the X-API-Key header or a bearer token).'),
   })
   .superRefine((q, ctx) => {

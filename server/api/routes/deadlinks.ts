@@ -8,10 +8,9 @@ import { deadlinkDocumentRoutes } from './deadlinks-documents.js';
 import { formatReport, linkFilters, sendReport } from './deadlinks-output.js';
 import { deadlinkReport, deadlinksQuery, siteStatus, statusQuery } from './deadlinks-schemas.js';
 import { renderBadge } from '../../links/badge.js';
-import { createBrowserRenderer } from '../../links/browser-renderer.js';
 import { checkReadme, RepositoryNotFoundError } from '../../links/github-readme.js';
 import type { DeadLinkReport } from '../../links/report.js';
-import { checkSite, StartPageError, type LinkDeps } from '../../links/site-check.js';
+import { checkSite, StartPageError } from '../../links/site-check.js';
 import type { CrawlProgress } from '../../links/site-crawler.js';
 import type { SiteStatus } from '../../links/site-status.js';
 import { widgetScript } from '../../public/widget.js';
@@ -22,19 +21,8 @@ type Query = z.infer<typeof deadlinksQuery>;
 /** GET /api/deadlinks, its cached status (widget), the SVG badge and /widget.js. */
 export function deadlinkRoutes(deps: AppDeps) {
   const c = deps.config;
-  const cache = deps.linkCache;
   const statuses = deps.siteStatuses;
-  const linkDeps: LinkDeps = {
-    dispatcher: deps.http.dispatcher,
-    assertUrl: (u) => deps.http.policy.assertUrl(u),
-    assertResolvable: (u) => deps.http.policy.assertResolvable(u),
-    cache,
-    timeoutMs: c.FETCH_TIMEOUT_MS,
-    concurrency: c.LINK_CONCURRENCY,
-    hostConcurrency: c.LINK_HOST_CONCURRENCY,
-    renderer: createBrowserRenderer(deps.browser, deps.http.policy, c.BROWSER_CONCURRENCY),
-    extract: (documents) => deps.documentExtractor.extract(documents),
-  };
+  const linkDeps = deps.links;
 
   const run = async (q: Query, onProgress?: (p: CrawlProgress) => void, signal?: AbortSignal): Promise<DeadLinkReport> => {
     const gate = { threshold: q.threshold, maxBroken: q.max_broken };
