@@ -60509,20 +60509,7 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
-;// CONCATENATED MODULE: ./actions/shared/src/upload-step.ts
-/** Read from the publish step's environment, which action.yml fills from the upload step. */
-function readArtifactUpload(env) {
-    const outcome = env.SITELENS_ARTIFACT_OUTCOME ?? '';
-    const url = env.SITELENS_ARTIFACT_URL ?? '';
-    if (outcome === 'success' && url)
-        return { kind: 'uploaded', url };
-    if (outcome === 'failure')
-        return { kind: 'failed' };
-    return { kind: 'none' };
-}
-
 ;// CONCATENATED MODULE: ./actions/shared/src/run-action.ts
-
 
 /** The action's top-level catch: a failed step with the cause, API errors with the API's message. */
 function runAction(main) {
@@ -60547,8 +60534,8 @@ function runPhases(a) {
             return setOutput('state', await a.saveOutcome(s, outcome));
         }
         if (phase === 'publish') {
-            const outcome = await a.readOutcome(process.env.SITELENS_STATE ?? '');
-            return a.publishPhase(s, outcome, await a.readReport(outcome), readArtifactUpload(process.env));
+            const outcome = await a.readOutcome(s.publish.stateFile);
+            return a.publishPhase(s, outcome, await a.readReport(outcome), s.publish.upload);
         }
         if (phase !== 'all')
             throw new Error(`unknown phase ${JSON.stringify(phase)}: check or publish`);
@@ -66032,8 +66019,8 @@ async function writeReport(tempDir, name, report) {
     await (0,promises_namespaceObject.writeFile)(file, JSON.stringify(report, null, 2) + '\n');
     return file;
 }
-async function writeSummary(markdown) {
-    if (!process.env.GITHUB_STEP_SUMMARY)
+async function writeSummary(markdown, github) {
+    if (!github.stepSummary)
         return info(markdown); // run outside Actions
     await summary.addRaw(markdown, true).write();
 }
@@ -66072,7 +66059,7 @@ async function upsertComment(o, body) {
  * summary and on top of the previous comment (its last good report stays), and the step fails.
  */
 async function publishRunFailure(comment, failure) {
-    await writeSummary(runFailureSummary(failure));
+    await writeSummary(runFailureSummary(failure), comment.github);
     await upsertComment(comment, (_limit, previous) => withRunFailure(previous, failure));
     setOutput('pass', false);
     setFailed(failure.reason);
@@ -66320,6 +66307,46 @@ function gatePasses(health, broken, gate) {
     return (gate.threshold === undefined || health >= gate.threshold) && (gate.maxBroken === undefined || broken <= gate.maxBroken);
 }
 const byUrl = (a, b) => a.url.localeCompare(b.url);
+/**
+ * A report's counts and health score from its lists and totals: the one rule for the
+ * service's reports and for a report merged from several calls (the deadlinks action's).
+ */
+function reportCounts(lists, totals) {
+    const broken = lists.broken_links.length;
+    return {
+        total_links_checked: totals.checked,
+        broken_count: broken,
+        summary: {
+            health_score: healthScore(broken, totals.checked),
+            broken_images: lists.broken_links.filter((i) => i.is_image).length,
+            redirects_found: lists.redirects.length,
+            bot_blocked: lists.bot_blocked.length,
+            warnings: lists.warnings.length,
+            internal_links: totals.internal,
+            external_links: totals.external,
+            skipped_links: totals.skipped,
+            cached_results: totals.cached,
+            rendered_pages: totals.renderedPages,
+            duration_ms: totals.durationMs,
+            ...(totals.skippedDocuments !== undefined ? { skipped_documents: totals.skippedDocuments } : {}),
+        },
+    };
+}
+/** The report judged by `gate` (`gatePasses`): `pass` and `gate` when one was given, neither otherwise. */
+function withGate(report, gate) {
+    const { pass: _pass, gate: _gate, ...rest } = report;
+    const pass = gatePasses(report.summary.health_score, report.broken_count, gate);
+    if (pass === undefined)
+        return rest;
+    return {
+        ...rest,
+        pass,
+        gate: {
+            ...(gate.threshold !== undefined ? { threshold: gate.threshold } : {}),
+            ...(gate.maxBroken !== undefined ? { max_broken: gate.maxBroken } : {}),
+        },
+    };
+}
 function buildReport(input) {
     const broken = [];
     const redirects = [];
@@ -66370,46 +66397,32 @@ function buildReport(input) {
             (input.fragmentsAreErrors ? broken : warnings).push(fragItem);
         }
     }
-    const brokenCount = broken.length;
-    const health = healthScore(brokenCount, checked);
-    const pass = gatePasses(health, brokenCount, input.gate);
-    const report = {
+    const lists = { broken_links: broken.sort(byUrl), redirects: redirects.sort(byUrl), bot_blocked: botBlocked.sort(byUrl), warnings: warnings.sort(byUrl) };
+    const counts = reportCounts(lists, {
+        checked,
+        internal,
+        external,
+        skipped: input.skipped,
+        cached,
+        renderedPages: input.renderedPages,
+        durationMs: Date.now() - input.startedAt,
+        skippedDocuments: input.skippedDocuments,
+    });
+    let report = {
         target: input.target,
         mode: input.mode,
         pages_crawled: input.pagesCrawled,
-        total_links_checked: checked,
-        broken_count: brokenCount,
-        broken_links: broken.sort(byUrl),
-        redirects: redirects.sort(byUrl),
-        bot_blocked: botBlocked.sort(byUrl),
-        warnings: warnings.sort(byUrl),
-        summary: {
-            health_score: health,
-            broken_images: broken.filter((i) => i.is_image).length,
-            redirects_found: redirects.length,
-            bot_blocked: botBlocked.length,
-            warnings: warnings.length,
-            internal_links: internal,
-            external_links: external,
-            skipped_links: input.skipped,
-            cached_results: cached,
-            rendered_pages: input.renderedPages,
-            duration_ms: Date.now() - input.startedAt,
-            ...(input.skippedDocuments !== undefined ? { skipped_documents: input.skippedDocuments } : {}),
-        },
+        total_links_checked: counts.total_links_checked,
+        broken_count: counts.broken_count,
+        ...lists,
+        summary: counts.summary,
         checked_at: new Date().toISOString(),
     };
     if (input.listChecked)
         report.checked_urls = checkedUrls.sort();
     if (input.timedOut)
         report.timed_out = true;
-    if (pass !== undefined) {
-        report.pass = pass;
-        report.gate = {
-            ...(input.gate.threshold !== undefined ? { threshold: input.gate.threshold } : {}),
-            ...(input.gate.maxBroken !== undefined ? { max_broken: input.gate.maxBroken } : {}),
-        };
-    }
+    report = withGate(report, input.gate);
     if (input.repository)
         report.repository = input.repository;
     if (input.file)
@@ -66454,17 +66467,6 @@ function pickResource(set) {
 
 ;// CONCATENATED MODULE: ./actions/deadlinks/src/report.ts
 
-/**
- * Sets `pass` and `gate` from the action's gate, the service's one rule (`gatePasses`),
- * so a decimal threshold (99.5) works in every mode and a merged report is judged whole.
- */
-function applyGate(report, gate) {
-    const { pass: _pass, gate: _gate, ...rest } = report;
-    const pass = gatePasses(report.summary.health_score, report.broken_count, gate);
-    if (pass === undefined)
-        return rest;
-    return { ...rest, pass, gate: { threshold: gate.threshold, max_broken: gate.maxBroken } };
-}
 function verdict(report, failOn) {
     const gated = report.pass !== undefined;
     const pass = report.pass ?? report.broken_count === 0;
@@ -66472,10 +66474,11 @@ function verdict(report, failOn) {
 }
 /**
  * One report from the reports of several calls (a large set of documents sent in parts):
- * items of the same URL become one with every place; counts add up, less the links that
- * two calls both listed; the health score is recomputed. A working link that two calls
- * both checked is counted twice (the reports do not list working links), so the checked
- * count may be slightly high: the calls keep a folder's files together to make that rare.
+ * items of the same URL become one with every place; totals add up, less the links that
+ * two calls both listed; the summary and health score come from the service's own rule
+ * (`reportCounts`). A working link that two calls both checked is counted twice (the
+ * reports do not list working links), so the checked count may be slightly high: the calls
+ * keep a folder's files together to make that rare.
  */
 function mergeReports(reports) {
     if (reports.length === 1)
@@ -66492,42 +66495,35 @@ function mergeReports(reports) {
         }
         return [...byUrl.values()].sort((a, b) => a.url.localeCompare(b.url));
     };
-    const broken = merge(reports.map((r) => r.broken_links));
-    const redirects = merge(reports.map((r) => r.redirects));
-    const botBlocked = merge(reports.map((r) => r.bot_blocked));
-    const warnings = merge(reports.map((r) => r.warnings));
+    const lists = {
+        broken_links: merge(reports.map((r) => r.broken_links)),
+        redirects: merge(reports.map((r) => r.redirects)),
+        bot_blocked: merge(reports.map((r) => r.bot_blocked)),
+        warnings: merge(reports.map((r) => r.warnings)),
+    };
     const sum = (f) => reports.reduce((n, r) => n + f(r), 0);
     // Each call lists what it checked: a link checked by two calls counts once. Without the
     // lists, only the links listed in the report (broken, redirects, …) can be told apart.
-    const lists = reports.every((r) => r.checked_urls) ? [...new Set(reports.flatMap((r) => r.checked_urls ?? []))].sort() : undefined;
-    const checked = lists ? lists.length : sum((r) => r.total_links_checked) - repeated;
+    const checkedUrls = reports.every((r) => r.checked_urls) ? [...new Set(reports.flatMap((r) => r.checked_urls ?? []))].sort() : undefined;
+    const counts = reportCounts(lists, {
+        checked: checkedUrls ? checkedUrls.length : sum((r) => r.total_links_checked) - repeated,
+        internal: sum((r) => r.summary.internal_links),
+        external: sum((r) => r.summary.external_links),
+        skipped: sum((r) => r.summary.skipped_links),
+        cached: sum((r) => r.summary.cached_results),
+        renderedPages: sum((r) => r.summary.rendered_pages),
+        durationMs: sum((r) => r.summary.duration_ms),
+        skippedDocuments: reports.some((r) => r.summary.skipped_documents !== undefined) ? sum((r) => r.summary.skipped_documents ?? 0) : undefined,
+    });
     const merged = {
         ...first,
         pages_crawled: sum((r) => r.pages_crawled),
-        total_links_checked: checked,
-        broken_count: broken.length,
-        broken_links: broken,
-        redirects,
-        bot_blocked: botBlocked,
-        warnings,
-        summary: {
-            health_score: healthScore(broken.length, checked),
-            broken_images: broken.filter((i) => i.is_image).length,
-            redirects_found: redirects.length,
-            bot_blocked: botBlocked.length,
-            warnings: warnings.length,
-            internal_links: sum((r) => r.summary.internal_links),
-            external_links: sum((r) => r.summary.external_links),
-            skipped_links: sum((r) => r.summary.skipped_links),
-            cached_results: sum((r) => r.summary.cached_results),
-            rendered_pages: sum((r) => r.summary.rendered_pages),
-            duration_ms: sum((r) => r.summary.duration_ms),
-            skipped_documents: sum((r) => r.summary.skipped_documents ?? 0),
-        },
+        ...counts,
+        ...lists,
         checked_at: reports.at(-1)?.checked_at ?? first.checked_at,
     };
-    if (lists)
-        merged.checked_urls = lists;
+    if (checkedUrls)
+        merged.checked_urls = checkedUrls;
     else
         delete merged.checked_urls;
     if (reports.some((r) => r.timed_out))
@@ -66555,28 +66551,6 @@ function combine(a, b) {
 ;// CONCATENATED MODULE: ./server/links/document-input.ts
 /** Bytes of a document's content as the file has them (what the per-call limits count). */
 const documentBytes = (doc) => Buffer.byteLength(doc.content, doc.encoding === 'base64' ? 'base64' : 'utf8');
-
-;// CONCATENATED MODULE: ./server/api/limit-rules.ts
-/** Contract "Limits", column "No key", per client IP. */
-const keylessLimits = {
-    deadlinks: { points: 1, seconds: 30 * 60 },
-    seo: { points: 1, seconds: 5 * 60 },
-    screenshot: { points: 2, seconds: 60 },
-    perf: { points: 2, seconds: 60 },
-    techstack: { points: 1, seconds: 2 * 60 },
-    html2image: { points: 2, seconds: 60 },
-    ssl: { points: 5, seconds: 60 },
-    audit: { points: 1, seconds: 2 * 60 },
-};
-/** Limits of the endpoints that do no work on targets; `cheap` comes from config. */
-const ipLimits = {
-    keys: { points: 10, seconds: 60 * 60 },
-    verify: { points: 30, seconds: 60 * 60 },
-};
-/** Extra per-key limits on top of the tier quota (contract "Other limits"). */
-const perKeyExtra = {
-    batch: { points: 2, seconds: 60 },
-};
 /** Documents and content bytes (UTF-8) per call of POST /api/deadlinks/documents; `keyless` without a key. */
 const documentLimits = {
     keyless: { max_documents: 50, max_bytes: 512 * 1024 },
@@ -66589,9 +66563,8 @@ const documentLimits = {
 ;// CONCATENATED MODULE: ./actions/deadlinks/src/documents/batches.ts
 
 
-
 /** Without a key: the API's keyless limits, known in advance (a rejected call would use up the keyless quota). */
-const batches_keylessLimits = asLimits(documentLimits.keyless);
+const keylessLimits = asLimits(documentLimits.keyless);
 /** With a key: the highest tier's; a lower tier's 413 names its own limits and the rest is re-split. */
 const keyedLimits = {
     maxDocuments: Math.max(...Object.values(documentLimits).map((l) => l.max_documents)),
@@ -66682,6 +66655,7 @@ function asLimits(limit) {
 
 
 
+
 /**
  * Checks documents through POST /api/deadlinks/documents, in as many calls as the key's
  * limits need, and merges the answers into one report. Returns notes for the summary on
@@ -66689,7 +66663,7 @@ function asLimits(limit) {
  */
 async function checkDocuments(api, o, req) {
     const onlyLines = req.changed ? linesToCheck(req.documents, req.changed) : undefined;
-    const run = await sendInBatches(req.documents, o.keyed ? keyedLimits : batches_keylessLimits, (batch) => api.post('/api/deadlinks/documents', {
+    const run = await sendInBatches(req.documents, o.keyed ? keyedLimits : keylessLimits, (batch) => api.post('/api/deadlinks/documents', {
         documents: batch,
         paths: req.paths,
         only_lines: onlyLines && Object.fromEntries(batch.map((d) => [d.path, onlyLines.get(d.path) ?? []])),
@@ -66729,32 +66703,9 @@ function lineCount(d) {
 }
 /** No call was needed (changed_only and no changed line in any document): nothing checked, nothing broken. */
 function emptyReport(target) {
-    return {
-        target,
-        mode: 'documents',
-        pages_crawled: 0,
-        total_links_checked: 0,
-        broken_count: 0,
-        broken_links: [],
-        redirects: [],
-        bot_blocked: [],
-        warnings: [],
-        summary: {
-            health_score: 100,
-            broken_images: 0,
-            redirects_found: 0,
-            bot_blocked: 0,
-            warnings: 0,
-            internal_links: 0,
-            external_links: 0,
-            skipped_links: 0,
-            cached_results: 0,
-            rendered_pages: 0,
-            duration_ms: 0,
-            skipped_documents: 0,
-        },
-        checked_at: new Date().toISOString(),
-    };
+    const lists = { broken_links: [], redirects: [], bot_blocked: [], warnings: [] };
+    const totals = { checked: 0, internal: 0, external: 0, skipped: 0, cached: 0, renderedPages: 0, durationMs: 0, skippedDocuments: 0 };
+    return { target, mode: 'documents', pages_crawled: 0, ...reportCounts(lists, totals), ...lists, checked_at: new Date().toISOString() };
 }
 
 ;// CONCATENATED MODULE: ./node_modules/@actions/glob/lib/internal-glob-options-helper.js
@@ -70624,7 +70575,7 @@ async function checkPhase(s) {
     });
     try {
         const checked = await checkTarget(api, s);
-        const report = applyGate(checked.report, s.gate);
+        const report = withGate(checked.report, s.gate);
         const reportFile = await writeReport(s.github.tempDir, reportFileName('deadlinks', s.comment.key), report);
         return { reportFile, notes: checked.notes, sourceUrl: checked.sourceUrl };
     }
@@ -70817,6 +70768,7 @@ function readGithubEnv(env) {
         workspace: env.GITHUB_WORKSPACE || process.cwd(),
         pullRequest: eventName.startsWith('pull_request') ? pullRequestOf(env.GITHUB_EVENT_PATH) : undefined,
         tempDir: env.RUNNER_TEMP || undefined,
+        stepSummary: env.GITHUB_STEP_SUMMARY || undefined,
     };
 }
 function pullRequestOf(eventPath) {
@@ -70898,7 +70850,7 @@ async function publishPhase(s, outcome, report, upload) {
     };
     if (s.annotations)
         emitAnnotations(linkAnnotations(report, !v.pass), { cap: s.maxAnnotations, what: 'links' });
-    await writeSummary(renderDeadLinks(report, { ...options, limit: stepSummaryLimit }));
+    await writeSummary(renderDeadLinks(report, { ...options, limit: stepSummaryLimit }), s.github);
     await upsertComment(comment, (limit) => renderDeadLinks(report, { ...options, limit }));
     setOutput('health_score', report.summary.health_score);
     setOutput('broken_count', report.broken_count);
@@ -70997,6 +70949,21 @@ function apiInputs() {
     if (apiKey)
         core_setSecret(apiKey);
     return { apiUrl, apiKey };
+}
+
+;// CONCATENATED MODULE: ./actions/shared/src/upload-step.ts
+/** Read with the action's settings, from the publish step's environment. */
+function readPublishInputs(env) {
+    return { stateFile: env.SITELENS_STATE ?? '', upload: readArtifactUpload(env) };
+}
+function readArtifactUpload(env) {
+    const outcome = env.SITELENS_ARTIFACT_OUTCOME ?? '';
+    const url = env.SITELENS_ARTIFACT_URL ?? '';
+    if (outcome === 'success' && url)
+        return { kind: 'uploaded', url };
+    if (outcome === 'failure')
+        return { kind: 'failed' };
+    return { kind: 'none' };
 }
 
 ;// CONCATENATED MODULE: ./node_modules/re2js/build/index.js
@@ -77838,6 +77805,7 @@ function compileUrlPattern(source) {
 
 
 
+
 function readSettings(env = process.env) {
     // First, before anything could be sent anywhere.
     const { apiUrl, apiKey } = apiInputs();
@@ -77865,6 +77833,7 @@ function readSettings(env = process.env) {
         artifact: bool('artifact', true),
         githubToken: inputs_text('github_token'),
         github,
+        publish: readPublishInputs(env),
     };
 }
 function readTarget(github) {

@@ -60509,20 +60509,7 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
-;// CONCATENATED MODULE: ./actions/shared/src/upload-step.ts
-/** Read from the publish step's environment, which action.yml fills from the upload step. */
-function readArtifactUpload(env) {
-    const outcome = env.SITELENS_ARTIFACT_OUTCOME ?? '';
-    const url = env.SITELENS_ARTIFACT_URL ?? '';
-    if (outcome === 'success' && url)
-        return { kind: 'uploaded', url };
-    if (outcome === 'failure')
-        return { kind: 'failed' };
-    return { kind: 'none' };
-}
-
 ;// CONCATENATED MODULE: ./actions/shared/src/run-action.ts
-
 
 /** The action's top-level catch: a failed step with the cause, API errors with the API's message. */
 function runAction(main) {
@@ -60547,8 +60534,8 @@ function runPhases(a) {
             return setOutput('state', await a.saveOutcome(s, outcome));
         }
         if (phase === 'publish') {
-            const outcome = await a.readOutcome(process.env.SITELENS_STATE ?? '');
-            return a.publishPhase(s, outcome, await a.readReport(outcome), readArtifactUpload(process.env));
+            const outcome = await a.readOutcome(s.publish.stateFile);
+            return a.publishPhase(s, outcome, await a.readReport(outcome), s.publish.upload);
         }
         if (phase !== 'all')
             throw new Error(`unknown phase ${JSON.stringify(phase)}: check or publish`);
@@ -66032,8 +66019,8 @@ async function writeReport(tempDir, name, report) {
     await (0,promises_namespaceObject.writeFile)(file, JSON.stringify(report, null, 2) + '\n');
     return file;
 }
-async function writeSummary(markdown) {
-    if (!process.env.GITHUB_STEP_SUMMARY)
+async function writeSummary(markdown, github) {
+    if (!github.stepSummary)
         return info(markdown); // run outside Actions
     await summary.addRaw(markdown, true).write();
 }
@@ -66072,7 +66059,7 @@ async function upsertComment(o, body) {
  * summary and on top of the previous comment (its last good report stays), and the step fails.
  */
 async function publishRunFailure(comment, failure) {
-    await writeSummary(runFailureSummary(failure));
+    await writeSummary(runFailureSummary(failure), comment.github);
     await upsertComment(comment, (_limit, previous) => withRunFailure(previous, failure));
     setOutput('pass', false);
     setFailed(failure.reason);
@@ -66464,6 +66451,7 @@ function readGithubEnv(env) {
         workspace: env.GITHUB_WORKSPACE || process.cwd(),
         pullRequest: eventName.startsWith('pull_request') ? pullRequestOf(env.GITHUB_EVENT_PATH) : undefined,
         tempDir: env.RUNNER_TEMP || undefined,
+        stepSummary: env.GITHUB_STEP_SUMMARY || undefined,
     };
 }
 function pullRequestOf(eventPath) {
@@ -66508,7 +66496,7 @@ async function publishPhase(s, outcome, report, upload) {
         return publishRunFailure(comment, failure);
     }
     const notes = artifactNotes(upload, outcome.reportFile);
-    await writeSummary(renderPreviewReport(report, { context, notes, limit: stepSummaryLimit }));
+    await writeSummary(renderPreviewReport(report, { context, notes, limit: stepSummaryLimit }), s.github);
     await upsertComment(comment, (limit) => renderPreviewReport(report, { context, notes, limit }));
     const pass = report.regressions === 0;
     setOutput('verdict', report.verdict);
@@ -66632,6 +66620,21 @@ function apiInputs() {
     return { apiUrl, apiKey };
 }
 
+;// CONCATENATED MODULE: ./actions/shared/src/upload-step.ts
+/** Read with the action's settings, from the publish step's environment. */
+function readPublishInputs(env) {
+    return { stateFile: env.SITELENS_STATE ?? '', upload: readArtifactUpload(env) };
+}
+function readArtifactUpload(env) {
+    const outcome = env.SITELENS_ARTIFACT_OUTCOME ?? '';
+    const url = env.SITELENS_ARTIFACT_URL ?? '';
+    if (outcome === 'success' && url)
+        return { kind: 'uploaded', url };
+    if (outcome === 'failure')
+        return { kind: 'failed' };
+    return { kind: 'none' };
+}
+
 ;// CONCATENATED MODULE: ./actions/shared/src/compared-sites.ts
 
 /** `baseline_url`, `preview_url`, `paths` and `viewports`, as the screenshot-diff and preview-report actions take them. */
@@ -66677,6 +66680,7 @@ function siteUrl(name) {
 
 
 
+
 function readSettings(env = process.env) {
     // First, before anything could be sent anywhere.
     const { apiUrl, apiKey } = apiInputs();
@@ -66698,6 +66702,7 @@ function readSettings(env = process.env) {
         artifact: bool('artifact', true),
         githubToken: inputs_text('github_token'),
         github,
+        publish: readPublishInputs(env),
     };
 }
 

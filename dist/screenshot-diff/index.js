@@ -60511,7 +60511,6 @@ function getIDToken(aud) {
 //# sourceMappingURL=core.js.map
 ;// CONCATENATED MODULE: ./actions/shared/src/run-action.ts
 
-
 /** The action's top-level catch: a failed step with the cause, API errors with the API's message. */
 function runAction(main) {
     // async: a synchronous throw (a bad input in readSettings) becomes a rejection too.
@@ -60535,8 +60534,8 @@ function runPhases(a) {
             return core.setOutput('state', await a.saveOutcome(s, outcome));
         }
         if (phase === 'publish') {
-            const outcome = await a.readOutcome(process.env.SITELENS_STATE ?? '');
-            return a.publishPhase(s, outcome, await a.readReport(outcome), readArtifactUpload(process.env));
+            const outcome = await a.readOutcome(s.publish.stateFile);
+            return a.publishPhase(s, outcome, await a.readReport(outcome), s.publish.upload);
         }
         if (phase !== 'all')
             throw new Error(`unknown phase ${JSON.stringify(phase)}: check or publish`);
@@ -61005,6 +61004,7 @@ function readGithubEnv(env) {
         workspace: env.GITHUB_WORKSPACE || process.cwd(),
         pullRequest: eventName.startsWith('pull_request') ? pullRequestOf(env.GITHUB_EVENT_PATH) : undefined,
         tempDir: env.RUNNER_TEMP || undefined,
+        stepSummary: env.GITHUB_STEP_SUMMARY || undefined,
     };
 }
 function pullRequestOf(eventPath) {
@@ -66145,8 +66145,8 @@ async function writeReport(tempDir, name, report) {
     await (0,promises_namespaceObject.writeFile)(file, JSON.stringify(report, null, 2) + '\n');
     return file;
 }
-async function writeSummary(markdown) {
-    if (!process.env.GITHUB_STEP_SUMMARY)
+async function writeSummary(markdown, github) {
+    if (!github.stepSummary)
         return info(markdown); // run outside Actions
     await summary.addRaw(markdown, true).write();
 }
@@ -66185,7 +66185,7 @@ async function upsertComment(o, body) {
  * summary and on top of the previous comment (its last good report stays), and the step fails.
  */
 async function publishRunFailure(comment, failure) {
-    await writeSummary(runFailureSummary(failure));
+    await writeSummary(runFailureSummary(failure), comment.github);
     await upsertComment(comment, (_limit, previous) => withRunFailure(previous, failure));
     setOutput('pass', false);
     setFailed(failure.reason);
@@ -66286,7 +66286,7 @@ async function runScreenshotDiff(s) {
             error(`${(c.diff.changed_ratio * 100).toFixed(4)} % of pixels changed: ${c.diff.images.diff}`, { title: `Visual change: ${at}` });
     }
     const options = { baselineUrl: s.baselineUrl, previewUrl: s.previewUrl, context };
-    await writeSummary(renderScreenshotDiff(report, { ...options, limit: stepSummaryLimit }));
+    await writeSummary(renderScreenshotDiff(report, { ...options, limit: stepSummaryLimit }), s.github);
     await upsertComment(comment, (limit) => renderScreenshotDiff(report, { ...options, limit }));
     setOutput('changed', report.changed);
     setOutput('max_changed_ratio', report.largestRatio);

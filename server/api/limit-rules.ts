@@ -1,4 +1,3 @@
-import type { Tier } from '../keys/tiers.js';
 
 /**
  * Which limiter a route counts against.
@@ -34,13 +33,4 @@ export const ipLimits: Partial<Record<LimitName, Window>> = {
 /** Extra per-key limits on top of the tier quota (contract "Other limits"). */
 export const perKeyExtra: Partial<Record<LimitName, Window>> = {
   batch: { points: 2, seconds: 60 },
-};
-
-/** Documents and content bytes (UTF-8) per call of POST /api/deadlinks/documents; `keyless` without a key. */
-export const documentLimits: Record<Tier | 'keyless', { max_documents: number; max_bytes: number }> = {
-  keyless: { max_documents: 50, max_bytes: 512 * 1024 },
-  free: { max_documents: 200, max_bytes: 2 * 1024 * 1024 },
-  starter: { max_documents: 500, max_bytes: 5 * 1024 * 1024 },
-  pro: { max_documents: 2000, max_bytes: 20 * 1024 * 1024 },
-  business: { max_documents: 2000, max_bytes: 20 * 1024 * 1024 },
 };

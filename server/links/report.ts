@@ -120,6 +120,64 @@ export function gatePasses(health: number, broken: number, gate: Gate): boolean 
 
 const byUrl = (a: LinkItem, b: LinkItem) => a.url.localeCompare(b.url);
 
+/** A report's four lists of items. */
+export type ReportLists = Pick<DeadLinkReport, 'broken_links' | 'redirects' | 'bot_blocked' | 'warnings'>;
+
+/** What a report counts besides its lists. */
+export interface ReportTotals {
+  /** Distinct links checked. */
+  checked: number;
+  internal: number;
+  external: number;
+  skipped: number;
+  cached: number;
+  renderedPages: number;
+  durationMs: number;
+  /** Documents mode only. */
+  skippedDocuments?: number;
+}
+
+/**
+ * A report's counts and health score from its lists and totals: the one rule for the
+ * service's reports and for a report merged from several calls (the deadlinks action's).
+ */
+export function reportCounts(lists: ReportLists, totals: ReportTotals): Pick<DeadLinkReport, 'total_links_checked' | 'broken_count' | 'summary'> {
+  const broken = lists.broken_links.length;
+  return {
+    total_links_checked: totals.checked,
+    broken_count: broken,
+    summary: {
+      health_score: healthScore(broken, totals.checked),
+      broken_images: lists.broken_links.filter((i) => i.is_image).length,
+      redirects_found: lists.redirects.length,
+      bot_blocked: lists.bot_blocked.length,
+      warnings: lists.warnings.length,
+      internal_links: totals.internal,
+      external_links: totals.external,
+      skipped_links: totals.skipped,
+      cached_results: totals.cached,
+      rendered_pages: totals.renderedPages,
+      duration_ms: totals.durationMs,
+      ...(totals.skippedDocuments !== undefined ? { skipped_documents: totals.skippedDocuments } : {}),
+    },
+  };
+}
+
+/** The report judged by `gate` (`gatePasses`): `pass` and `gate` when one was given, neither otherwise. */
+export function withGate(report: DeadLinkReport, gate: Gate): DeadLinkReport {
+  const { pass: _pass, gate: _gate, ...rest } = report;
+  const pass = gatePasses(report.summary.health_score, report.broken_count, gate);
+  if (pass === undefined) return rest;
+  return {
+    ...rest,
+    pass,
+    gate: {
+      ...(gate.threshold !== undefined ? { threshold: gate.threshold } : {}),
+      ...(gate.maxBroken !== undefined ? { max_broken: gate.maxBroken } : {}),
+    },
+  };
+}
+
 export function buildReport(input: ReportInput): DeadLinkReport {
   const broken: LinkItem[] = [];
   const redirects: LinkItem[] = [];
@@ -163,44 +221,30 @@ export function buildReport(input: ReportInput): DeadLinkReport {
     }
   }
 
-  const brokenCount = broken.length;
-  const health = healthScore(brokenCount, checked);
-  const pass = gatePasses(health, brokenCount, input.gate);
-  const report: DeadLinkReport = {
+  const lists: ReportLists = { broken_links: broken.sort(byUrl), redirects: redirects.sort(byUrl), bot_blocked: botBlocked.sort(byUrl), warnings: warnings.sort(byUrl) };
+  const counts = reportCounts(lists, {
+    checked,
+    internal,
+    external,
+    skipped: input.skipped,
+    cached,
+    renderedPages: input.renderedPages,
+    durationMs: Date.now() - input.startedAt,
+    skippedDocuments: input.skippedDocuments,
+  });
+  let report: DeadLinkReport = {
     target: input.target,
     mode: input.mode,
     pages_crawled: input.pagesCrawled,
-    total_links_checked: checked,
-    broken_count: brokenCount,
-    broken_links: broken.sort(byUrl),
-    redirects: redirects.sort(byUrl),
-    bot_blocked: botBlocked.sort(byUrl),
-    warnings: warnings.sort(byUrl),
-    summary: {
-      health_score: health,
-      broken_images: broken.filter((i) => i.is_image).length,
-      redirects_found: redirects.length,
-      bot_blocked: botBlocked.length,
-      warnings: warnings.length,
-      internal_links: internal,
-      external_links: external,
-      skipped_links: input.skipped,
-      cached_results: cached,
-      rendered_pages: input.renderedPages,
-      duration_ms: Date.now() - input.startedAt,
-      ...(input.skippedDocuments !== undefined ? { skipped_documents: input.skippedDocuments } : {}),
-    },
+    total_links_checked: counts.total_links_checked,
+    broken_count: counts.broken_count,
+    ...lists,
+    summary: counts.summary,
     checked_at: new Date().toISOString(),
   };
   if (input.listChecked) report.checked_urls = checkedUrls.sort();
   if (input.timedOut) report.timed_out = true;
-  if (pass !== undefined) {
-    report.pass = pass;
-    report.gate = {
-      ...(input.gate.threshold !== undefined ? { threshold: input.gate.threshold } : {}),
-      ...(input.gate.maxBroken !== undefined ? { max_broken: input.gate.maxBroken } : {}),
-    };
-  }
+  report = withGate(report, input.gate);
   if (input.repository) report.repository = input.repository;
   if (input.file) report.file = input.file;
   return report;

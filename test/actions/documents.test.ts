@@ -5,7 +5,8 @@ import path from 'node:path';
 import { planBatches, sendInBatches } from '../../actions/deadlinks/src/documents/batches.js';
 import { findReadme, repositoryPaths } from '../../actions/deadlinks/src/documents/repository-paths.js';
 import { matchWorkspaceFiles, readDocuments, type Document } from '../../actions/deadlinks/src/documents/workspace-files.js';
-import { applyGate, mergeReports, type DeadlinkReport, type LinkItem } from '../../actions/deadlinks/src/report.js';
+import { mergeReports } from '../../actions/deadlinks/src/report.js';
+import { withGate, type DeadLinkReport, type LinkItem } from '../../server/links/report.js';
 import { ApiError } from '../../actions/shared/src/api-client.js';
 import { gitRepo, type Repo } from './support/git-repo.js';
 
@@ -139,7 +140,7 @@ describe('actions/deadlinks merged reports', () => {
     locations: [{ file, line, column: 1 }],
     ...extra,
   });
-  const report = (broken: LinkItem[], checked: number): DeadlinkReport => ({
+  const report = (broken: LinkItem[], checked: number): DeadLinkReport => ({
     target: 'https://github.com/acme/docs',
     mode: 'documents',
     pages_crawled: 2,
@@ -179,11 +180,11 @@ describe('actions/deadlinks merged reports', () => {
     expect(merged.summary.health_score).to.equal(66.7);
   });
 
-  it('applyGate judges the whole report with a decimal threshold; without a gate there is no pass field', () => {
+  it('withGate judges the whole report with a decimal threshold; without a gate there is no pass field', () => {
     const merged = mergeReports([report([item('https://x.example/gone', 'docs/a.md', 4)], 200)]);
     merged.summary.health_score = 99.5;
-    expect(applyGate(merged, { threshold: 99.5 })).to.include({ pass: true });
-    expect(applyGate(merged, { threshold: 99.6 })).to.include({ pass: false });
-    expect(applyGate({ ...merged, pass: true }, {})).not.to.have.property('pass');
+    expect(withGate(merged, { threshold: 99.5 })).to.include({ pass: true });
+    expect(withGate(merged, { threshold: 99.6 })).to.include({ pass: false });
+    expect(withGate({ ...merged, pass: true }, {})).not.to.have.property('pass');
   });
 });

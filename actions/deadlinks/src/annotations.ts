@@ -1,7 +1,7 @@
 import type { Annotation } from '../../shared/src/annotations.js';
 import { failure } from '../../../server/report-markdown/dead-links.js';
 import { placesOf } from '../../../server/links/formats/places.js';
-import type { DeadlinkReport, LinkItem } from './report.js';
+import type { DeadLinkReport, LinkItem } from '../../../server/links/report.js';
 
 /**
  * One annotation per place of each broken link and warning: on its file, line and column
@@ -9,7 +9,7 @@ import type { DeadlinkReport, LinkItem } from './report.js';
  * Broken links are errors while the check fails and warnings when its gate holds, so a
  * passing check raises no alarm.
  */
-export function linkAnnotations(report: DeadlinkReport, failing: boolean): Annotation[] {
+export function linkAnnotations(report: DeadLinkReport, failing: boolean): Annotation[] {
   const broken = report.broken_links.flatMap((item) => annotate(item, failing ? 'error' : 'warning', 'Broken link'));
   const warnings = report.warnings.flatMap((item) => annotate(item, 'warning', 'Link warning'));
   return [...broken, ...warnings];

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { ApiError, createApiClient } from '../../shared/src/api-client.js';
 import { reportFileName, writeReport } from '../../shared/src/report-io.js';
 import { checkTarget } from './check-target.js';
-import { applyGate, type DeadlinkReport } from './report.js';
+import { withGate, type DeadLinkReport } from '../../../server/links/report.js';
 import type { DeadlinksSettings } from './settings.js';
 
 /**
@@ -28,7 +28,7 @@ export async function checkPhase(s: DeadlinksSettings): Promise<CheckOutcome> {
   });
   try {
     const checked = await checkTarget(api, s);
-    const report = applyGate(checked.report, s.gate);
+    const report = withGate(checked.report, s.gate);
     const reportFile = await writeReport(s.github.tempDir, reportFileName('deadlinks', s.comment.key), report);
     return { reportFile, notes: checked.notes, sourceUrl: checked.sourceUrl };
   } catch (err) {
@@ -44,4 +44,4 @@ export const saveOutcome = (s: DeadlinksSettings, outcome: CheckOutcome) => writ
 export const readOutcome = async (file: string) => JSON.parse(await readFile(file, 'utf8')) as CheckOutcome;
 
 /** The report an outcome names. */
-export const readReport = async (o: CheckOutcome) => (o.reportFile ? (JSON.parse(await readFile(o.reportFile, 'utf8')) as DeadlinkReport) : undefined);
+export const readReport = async (o: CheckOutcome) => (o.reportFile ? (JSON.parse(await readFile(o.reportFile, 'utf8')) as DeadLinkReport) : undefined);

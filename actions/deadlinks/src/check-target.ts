@@ -5,11 +5,11 @@ import { pullRequestChanges } from './changed-lines/pull-request-diff.js';
 import { checkDocuments } from './documents/check-documents.js';
 import { findReadme, git, repositoryPaths } from './documents/repository-paths.js';
 import { matchWorkspaceFiles, readDocuments } from './documents/workspace-files.js';
-import type { DeadlinkReport } from './report.js';
+import type { DeadLinkReport } from '../../../server/links/report.js';
 import type { DeadlinksSettings } from './settings.js';
 
 export interface Checked {
-  report: DeadlinkReport;
+  report: DeadLinkReport;
   /** Markdown lines for the report's header: what was in scope, what was left out. */
   notes: string[];
   /** Base URL of links to a file's lines (`…/blob/<commit>/`). */
@@ -21,7 +21,7 @@ export async function checkTarget(api: ApiClient, s: DeadlinksSettings): Promise
   const t = s.target;
   const notApplicable = s.changedOnly ? ['`changed_only` applies to repository files (`files`, or this repository\'s README): every link was checked.'] : [];
   if (t.kind === 'site') {
-    const report = await api.get<DeadlinkReport>('/api/deadlinks', { url: t.url, mode: t.mode, max_pages: t.maxPages, render: t.render ? undefined : false, ...common(s) });
+    const report = await api.get<DeadLinkReport>('/api/deadlinks', { url: t.url, mode: t.mode, max_pages: t.maxPages, render: t.render ? undefined : false, ...common(s) });
     return { report, notes: notApplicable };
   }
   if (t.kind === 'github') return checkReadmeRemotely(api, s, t.repository, t.ref, notApplicable);
@@ -55,7 +55,7 @@ const common = (s: DeadlinksSettings): Query => ({
 });
 
 async function checkReadmeRemotely(api: ApiClient, s: DeadlinksSettings, repository: string, ref: string | undefined, notes: string[]): Promise<Checked> {
-  const report = await api.get<DeadlinkReport>('/api/deadlinks', { github: repository, ref, ...common(s) });
+  const report = await api.get<DeadLinkReport>('/api/deadlinks', { github: repository, ref, ...common(s) });
   return { report, notes, sourceUrl: `${s.github.serverUrl}/${repository}/blob/${ref ?? 'HEAD'}/` };
 }
 

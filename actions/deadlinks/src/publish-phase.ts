@@ -9,7 +9,8 @@ import { artifactNotes, commentOf, publishRunFailure, upsertComment, writeSummar
 import type { ArtifactUpload } from '../../shared/src/upload-step.js';
 import { linkAnnotations } from './annotations.js';
 import type { CheckOutcome } from './check-phase.js';
-import { verdict, type DeadlinkReport } from './report.js';
+import type { DeadLinkReport } from '../../../server/links/report.js';
+import { verdict } from './report.js';
 import type { DeadlinksSettings } from './settings.js';
 
 /**
@@ -17,7 +18,7 @@ import type { DeadlinksSettings } from './settings.js';
  * verdict, linking the report's workflow artifact when the upload step made one. Without a
  * report, the reason goes on top of the previous comment instead of replacing it.
  */
-export async function publishPhase(s: DeadlinksSettings, outcome: CheckOutcome, report: DeadlinkReport | undefined, upload: ArtifactUpload): Promise<void> {
+export async function publishPhase(s: DeadlinksSettings, outcome: CheckOutcome, report: DeadLinkReport | undefined, upload: ArtifactUpload): Promise<void> {
   const comment = commentOf('deadlinks', s);
   const context = runContext(s.github);
   if (!report || !outcome.reportFile) {
@@ -35,7 +36,7 @@ export async function publishPhase(s: DeadlinksSettings, outcome: CheckOutcome, 
   };
 
   if (s.annotations) emitAnnotations(linkAnnotations(report, !v.pass), { cap: s.maxAnnotations, what: 'links' });
-  await writeSummary(renderDeadLinks(report, { ...options, limit: stepSummaryLimit }));
+  await writeSummary(renderDeadLinks(report, { ...options, limit: stepSummaryLimit }), s.github);
   await upsertComment(comment, (limit) => renderDeadLinks(report, { ...options, limit }));
   core.setOutput('health_score', report.summary.health_score);
   core.setOutput('broken_count', report.broken_count);

@@ -1,6 +1,7 @@
 import { readGithubEnv, type GithubEnv } from '../../shared/src/github-env.js';
 import { apiInputs, bool, int, lines, list, num, oneOf, text } from '../../shared/src/inputs.js';
 import { defaultCommentKey } from '../../shared/src/sticky-comment.js';
+import { readPublishInputs, type PublishInputs } from '../../shared/src/upload-step.js';
 import type { Gate } from '../../../server/links/report.js';
 import { compileUrlPattern } from '../../../server/links/url-pattern.js';
 
@@ -44,6 +45,8 @@ export interface DeadlinksSettings {
   artifact: boolean;
   githubToken: string;
   github: GithubEnv;
+  /** The publish step's inputs from the steps before it. */
+  publish: PublishInputs;
 }
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env): DeadlinksSettings {
@@ -73,6 +76,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): DeadlinksSet
     artifact: bool('artifact', true),
     githubToken: text('github_token'),
     github,
+    publish: readPublishInputs(env),
   };
 }
 

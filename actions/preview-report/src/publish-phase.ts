@@ -21,7 +21,7 @@ export async function publishPhase(s: PreviewReportSettings, outcome: CheckOutco
     return publishRunFailure(comment, failure);
   }
   const notes = artifactNotes(upload, outcome.reportFile);
-  await writeSummary(renderPreviewReport(report, { context, notes, limit: stepSummaryLimit }));
+  await writeSummary(renderPreviewReport(report, { context, notes, limit: stepSummaryLimit }), s.github);
   await upsertComment(comment, (limit) => renderPreviewReport(report, { context, notes, limit }));
 
   const pass = report.regressions === 0;

@@ -2,6 +2,7 @@ import { compareChecks, type CompareCheck } from '../../../server/compare/types.
 import { readGithubEnv, type GithubEnv } from '../../shared/src/github-env.js';
 import { apiInputs, bool, list, oneOf, text } from '../../shared/src/inputs.js';
 import { defaultCommentKey } from '../../shared/src/sticky-comment.js';
+import { readPublishInputs, type PublishInputs } from '../../shared/src/upload-step.js';
 import { readComparedSites, type Viewport } from '../../shared/src/compared-sites.js';
 
 /** Every input of the preview-report action, parsed and checked once. */
@@ -25,6 +26,8 @@ export interface PreviewReportSettings {
   artifact: boolean;
   githubToken: string;
   github: GithubEnv;
+  /** The publish step's inputs from the steps before it. */
+  publish: PublishInputs;
 }
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env): PreviewReportSettings {
@@ -47,5 +50,6 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): PreviewRepor
     artifact: bool('artifact', true),
     githubToken: text('github_token'),
     github,
+    publish: readPublishInputs(env),
   };
 }

@@ -31,7 +31,7 @@ export async function runScreenshotDiff(s: ScreenshotDiffSettings): Promise<void
     else if (!c.pass && c.diff) core.error(`${(c.diff.changed_ratio * 100).toFixed(4)} % of pixels changed: ${c.diff.images.diff}`, { title: `Visual change: ${at}` });
   }
   const options = { baselineUrl: s.baselineUrl, previewUrl: s.previewUrl, context };
-  await writeSummary(renderScreenshotDiff(report, { ...options, limit: stepSummaryLimit }));
+  await writeSummary(renderScreenshotDiff(report, { ...options, limit: stepSummaryLimit }), s.github);
   await upsertComment(comment, (limit) => renderScreenshotDiff(report, { ...options, limit }));
   core.setOutput('changed', report.changed);
   core.setOutput('max_changed_ratio', report.largestRatio);

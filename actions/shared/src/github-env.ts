@@ -31,6 +31,8 @@ export interface GithubEnv {
   pullRequest?: PullRequest;
   /** Directory for the JSON report (RUNNER_TEMP, else the OS temp dir). */
   tempDir?: string;
+  /** The job summary's file (`GITHUB_STEP_SUMMARY`); unset outside Actions. */
+  stepSummary?: string;
 }
 
 export function readGithubEnv(env: NodeJS.ProcessEnv): GithubEnv {
@@ -48,6 +50,7 @@ export function readGithubEnv(env: NodeJS.ProcessEnv): GithubEnv {
     workspace: env.GITHUB_WORKSPACE || process.cwd(),
     pullRequest: eventName.startsWith('pull_request') ? pullRequestOf(env.GITHUB_EVENT_PATH) : undefined,
     tempDir: env.RUNNER_TEMP || undefined,
+    stepSummary: env.GITHUB_STEP_SUMMARY || undefined,
   };
 }
 

@@ -21,8 +21,8 @@ export async function writeReport(tempDir: string | undefined, name: string, rep
   return file;
 }
 
-export async function writeSummary(markdown: string): Promise<void> {
-  if (!process.env.GITHUB_STEP_SUMMARY) return core.info(markdown); // run outside Actions
+export async function writeSummary(markdown: string, github: Pick<GithubEnv, 'stepSummary'>): Promise<void> {
+  if (!github.stepSummary) return core.info(markdown); // run outside Actions
   await core.summary.addRaw(markdown, true).write();
 }
 
@@ -72,7 +72,7 @@ export async function upsertComment(o: CommentOptions, body: (limit: number, pre
  * summary and on top of the previous comment (its last good report stays), and the step fails.
  */
 export async function publishRunFailure(comment: CommentOptions, failure: RunFailure): Promise<void> {
-  await writeSummary(runFailureSummary(failure));
+  await writeSummary(runFailureSummary(failure), comment.github);
   await upsertComment(comment, (_limit, previous) => withRunFailure(previous, failure));
   core.setOutput('pass', false);
   core.setFailed(failure.reason);

@@ -1,5 +1,5 @@
 import * as core from '@actions/core';
-import { readArtifactUpload, type ArtifactUpload } from './upload-step.js';
+import type { ArtifactUpload, PublishInputs } from './upload-step.js';
 
 /** The action's top-level catch: a failed step with the cause, API errors with the API's message. */
 export function runAction(main: () => Promise<void>): void {
@@ -10,7 +10,7 @@ export function runAction(main: () => Promise<void>): void {
 }
 
 /** What an action that uploads its report between two steps provides to `runPhases`. */
-export interface PhasedAction<S extends { artifact: boolean }, O extends { reportFile?: string }, R> {
+export interface PhasedAction<S extends { artifact: boolean; publish: PublishInputs }, O extends { reportFile?: string }, R> {
   readSettings(): S;
   checkPhase(s: S): Promise<O>;
   /** Writes the outcome for the publish step; its path becomes the `state` output. */
@@ -25,7 +25,7 @@ export interface PhasedAction<S extends { artifact: boolean }, O extends { repor
  * runs actions/upload-artifact between the two, since a composite `run` step cannot upload).
  * Without a phase, both, with no upload.
  */
-export function runPhases<S extends { artifact: boolean }, O extends { reportFile?: string }, R>(a: PhasedAction<S, O, R>): void {
+export function runPhases<S extends { artifact: boolean; publish: PublishInputs }, O extends { reportFile?: string }, R>(a: PhasedAction<S, O, R>): void {
   runAction(async () => {
     const s = a.readSettings();
     const phase = process.argv[2] ?? 'all';
@@ -36,8 +36,8 @@ export function runPhases<S extends { artifact: boolean }, O extends { reportFil
       return core.setOutput('state', await a.saveOutcome(s, outcome));
     }
     if (phase === 'publish') {
-      const outcome = await a.readOutcome(process.env.SITELENS_STATE ?? '');
-      return a.publishPhase(s, outcome, await a.readReport(outcome), readArtifactUpload(process.env));
+      const outcome = await a.readOutcome(s.publish.stateFile);
+      return a.publishPhase(s, outcome, await a.readReport(outcome), s.publish.upload);
     }
     if (phase !== 'all') throw new Error(`unknown phase ${JSON.stringify(phase)}: check or publish`);
     const outcome = await a.checkPhase(s);

@@ -5,8 +5,19 @@
  */
 export type ArtifactUpload = { kind: 'uploaded'; url: string } | { kind: 'failed' } | { kind: 'none' };
 
-/** Read from the publish step's environment, which action.yml fills from the upload step. */
-export function readArtifactUpload(env: NodeJS.ProcessEnv): ArtifactUpload {
+/** What the publish step gets from the steps before it: action.yml sets these in its environment. */
+export interface PublishInputs {
+  /** The check step's saved outcome (its `state` output). */
+  stateFile: string;
+  upload: ArtifactUpload;
+}
+
+/** Read with the action's settings, from the publish step's environment. */
+export function readPublishInputs(env: NodeJS.ProcessEnv): PublishInputs {
+  return { stateFile: env.SITELENS_STATE ?? '', upload: readArtifactUpload(env) };
+}
+
+function readArtifactUpload(env: NodeJS.ProcessEnv): ArtifactUpload {
   const outcome = env.SITELENS_ARTIFACT_OUTCOME ?? '';
   const url = env.SITELENS_ARTIFACT_URL ?? '';
   if (outcome === 'success' && url) return { kind: 'uploaded', url };

@@ -1,12 +1,11 @@
 import type { AppDeps } from '../deps.js';
 import { PayloadTooLargeError } from '../../errors/index.js';
-import { documentLimits } from '../limit-rules.js';
 import { defineRoute, errorResponse } from '../route.js';
 import { documentsBody } from './deadlinks-documents-schema.js';
 import { linkFilters, sendReport } from './deadlinks-output.js';
 import { deadlinkReport } from './deadlinks-schemas.js';
 import { checkDocuments } from '../../links/documents-check.js';
-import { documentBytes, type DocumentInput } from '../../links/document-input.js';
+import { documentBytes, documentLimits, type DocumentInput } from '../../links/document-input.js';
 import type { LinkDeps } from '../../links/site-check.js';
 import type { KeyRecord } from '../../keys/key-store.js';
 

@@ -1,6 +1,5 @@
 import { ApiError } from '../../../shared/src/api-client.js';
-import { documentBytes } from '../../../../server/links/document-input.js';
-import { documentLimits } from '../../../../server/api/limit-rules.js';
+import { documentBytes, documentLimits } from '../../../../server/links/document-input.js';
 import type { Document } from './workspace-files.js';
 
 /** What one call of POST /api/deadlinks/documents may carry (by the key's tier). */

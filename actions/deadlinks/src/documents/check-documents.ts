@@ -2,7 +2,8 @@ import type { ApiClient } from '../../../shared/src/api-client.js';
 import { count } from '../../../../server/report-markdown/blocks.js';
 import { code } from '../../../../server/report-markdown/escape.js';
 import type { ChangedLines, LineRange } from '../changed-lines/unified-diff.js';
-import { mergeReports, type DeadlinkReport } from '../report.js';
+import { reportCounts, type DeadLinkReport } from '../../../../server/links/report.js';
+import { mergeReports } from '../report.js';
 import type { ApiOptions } from '../settings.js';
 import { keyedLimits, keylessLimits, sendInBatches } from './batches.js';
 import type { Document } from './workspace-files.js';
@@ -24,13 +25,13 @@ export interface DocumentsRequest {
  * limits need, and merges the answers into one report. Returns notes for the summary on
  * what could not be sent.
  */
-export async function checkDocuments(api: ApiClient, o: ApiOptions & { keyed: boolean }, req: DocumentsRequest): Promise<{ report: DeadlinkReport; notes: string[] }> {
+export async function checkDocuments(api: ApiClient, o: ApiOptions & { keyed: boolean }, req: DocumentsRequest): Promise<{ report: DeadLinkReport; notes: string[] }> {
   const onlyLines = req.changed ? linesToCheck(req.documents, req.changed) : undefined;
   const run = await sendInBatches(
     req.documents,
     o.keyed ? keyedLimits : keylessLimits,
     (batch) =>
-      api.post<DeadlinkReport>('/api/deadlinks/documents', {
+      api.post<DeadLinkReport>('/api/deadlinks/documents', {
         documents: batch,
         paths: req.paths,
         only_lines: onlyLines && Object.fromEntries(batch.map((d) => [d.path, onlyLines.get(d.path) ?? []])),
@@ -75,31 +76,8 @@ function lineCount(d: Document): number {
 }
 
 /** No call was needed (changed_only and no changed line in any document): nothing checked, nothing broken. */
-function emptyReport(target: string): DeadlinkReport {
-  return {
-    target,
-    mode: 'documents',
-    pages_crawled: 0,
-    total_links_checked: 0,
-    broken_count: 0,
-    broken_links: [],
-    redirects: [],
-    bot_blocked: [],
-    warnings: [],
-    summary: {
-      health_score: 100,
-      broken_images: 0,
-      redirects_found: 0,
-      bot_blocked: 0,
-      warnings: 0,
-      internal_links: 0,
-      external_links: 0,
-      skipped_links: 0,
-      cached_results: 0,
-      rendered_pages: 0,
-      duration_ms: 0,
-      skipped_documents: 0,
-    },
-    checked_at: new Date().toISOString(),
-  };
+function emptyReport(target: string): DeadLinkReport {
+  const lists = { broken_links: [], redirects: [], bot_blocked: [], warnings: [] };
+  const totals = { checked: 0, internal: 0, external: 0, skipped: 0, cached: 0, renderedPages: 0, durationMs: 0, skippedDocuments: 0 };
+  return { target, mode: 'documents', pages_crawled: 0, ...reportCounts(lists, totals), ...lists, checked_at: new Date().toISOString() };
 }
