@@ -4,6 +4,7 @@ import { composeService } from './compose.js';
 import { createConfig } from './config.js';
 import { drainable, type Drainable } from './http-drain.js';
 import { createLogger } from './log.js';
+import { chromiumVersion, listenFailure, startupFacts } from './startup.js';
 import { createWorkers } from './workers/index.js';
 
 type Mode = 'serve' | 'api' | 'worker';
@@ -22,7 +23,9 @@ async function main(mode: Mode) {
     process.exit(2);
   }
   const log = createLogger(config.LOG_LEVEL);
+  const chromium = chromiumVersion(config.CHROME_PATH);
   const service = await composeService(config, { log });
+  const facts = await startupFacts(config, service.redisHandle.label, service.deps.http.policy, chromium);
   const workers = mode === 'api' ? undefined : createWorkers(service.deps, service.redisHandle.workerConnection);
   let requests: Drainable | undefined;
   if (mode !== 'worker') {
@@ -33,12 +36,17 @@ async function main(mode: Mode) {
       server.once('listening', resolve);
       server.once('error', reject);
       server.listen(config.PORT, config.HOST);
+    }).catch(async (err: unknown) => {
+      console.error(listenFailure(err, config));
+      await workers?.close(0);
+      await service.close();
+      process.exit(1);
     });
-    log.info({ mode, url: config.baseUrl, port: config.PORT }, 'service listening');
+    log.info({ mode, url: config.baseUrl, port: config.PORT, ...facts }, 'service listening');
     // Compile the 7,540 fingerprints now (~0.3 s of blocked loop) rather than in a first request.
     void service.deps.techDetector.ready().catch((err: unknown) => log.warn({ err }, 'fingerprint data unavailable; run scripts/fetch-fingerprints.sh'));
   } else {
-    log.info({ mode }, 'worker started');
+    log.info({ mode, ...facts }, 'worker started');
   }
 
   let stopping = false;

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import { freePort } from './support/service.js';
 import { until } from './support/wait.js';
+import { baseEnv, sharedRedisUrl, spawnService, stopService } from './faults/support/service-process.js';
 
 describe('booting the README way', function () {
   this.timeout(120_000);
@@ -45,5 +47,41 @@ describe('booting the README way', function () {
     const code = await new Promise((r) => child.once('exit', r));
     expect(code).to.equal(2);
     expect(err).to.match(/Invalid configuration: PORT/);
+  });
+
+  it('a port already in use stops the boot with one line naming the port and PORT, no stack', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
+    const port = (taken.address() as net.AddressInfo).port;
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', 'api'], {
+        env: { ...process.env, ...baseEnv(sharedRedisUrl()), PORT: String(port), HOST: '127.0.0.1' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let err = '';
+      child.stderr.on('data', (d) => (err += d));
+      const code = await new Promise((r) => child.once('exit', r));
+      expect(code).to.equal(1);
+      expect(err).to.equal(`port ${port} is already in use (something else listens on 127.0.0.1:${port}); stop it, or start this one with PORT set to a free port (PORT=${port + 1})\n`);
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('the start-up log line names the Redis (without its password), Chromium and its version, private targets and the docs URL', async () => {
+    const url = new URL(sharedRedisUrl());
+    url.password = 'hunter2-secret';
+    const service = await spawnService('api', baseEnv(url.toString(), { ALLOW_PRIVATE_TARGETS: 'false' }));
+    try {
+      const line = service.output().split('\n').find((l) => l.includes('"service listening"')) ?? '';
+      const facts = JSON.parse(line) as Record<string, string>;
+      expect(line).not.to.include('hunter2-secret');
+      expect(facts.redis).to.equal(`redis://:***@${url.host}`);
+      expect(facts.chromium).to.match(/^Chromium \d+\.\d+\.\d+\.\d+ \(\/\S+\)$/);
+      expect(facts.private_targets).to.match(/^refused \(ALLOW_PRIVATE_TARGETS=true allows them/);
+      expect(facts.docs).to.equal(`${service.url}/`);
+    } finally {
+      await stopService(service);
+    }
   });
 });

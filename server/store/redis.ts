@@ -13,6 +13,8 @@ export interface RedisHandle {
   producerConnection: RedisOptions;
   /** Options for BullMQ workers: blocking commands wait for Redis (`maxRetriesPerRequest: null`). */
   workerConnection: RedisOptions;
+  /** Which Redis this is, for the start-up log: the URL without its password, or the embedded server. */
+  label: string;
   /** Stops the embedded server, if one was started. */
   close(): Promise<void>;
 }
@@ -39,12 +41,16 @@ export const RECONNECT_MS = 250;
 export async function connectRedis(opts: ConnectOptions): Promise<RedisHandle> {
   let where: RedisOptions;
   let child: ChildProcess | undefined;
+  let label: string;
   if (opts.url) {
     where = optionsFromUrl(opts.url);
+    label = withoutPassword(opts.url);
   } else if (await answers({ host: '127.0.0.1', port: 6379 })) {
     where = { host: '127.0.0.1', port: 6379 };
+    label = 'redis://127.0.0.1:6379 (REDIS_URL unset; one was answering there)';
   } else {
     ({ child, connection: where } = await startEmbedded(opts.dataDir));
+    label = `embedded redis-server (REDIS_URL unset; data in ${path.resolve(opts.dataDir)})`;
   }
   const commandTimeout = opts.commandTimeoutMs ?? 500;
   const connection: RedisOptions = { ...where, connectTimeout: Math.max(1_000, commandTimeout * 2), retryStrategy: () => RECONNECT_MS };
@@ -57,6 +63,7 @@ export async function connectRedis(opts: ConnectOptions): Promise<RedisHandle> {
     connection,
     producerConnection,
     workerConnection: { ...connection, maxRetriesPerRequest: null },
+    label,
     async close() {
       await redis.quit().catch(() => redis.disconnect());
       if (child && child.exitCode === null) {
@@ -82,7 +89,19 @@ export function optionsFromUrl(url: string): RedisOptions {
   };
 }
 
-async function answers(options: RedisOptions): Promise<boolean> {
+/** The URL as an operator may read it in a log: the password replaced by `***`. */
+export function withoutPassword(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'an unparsable REDIS_URL';
+  }
+}
+
+/** True when a Redis answers PING there (one try, half a second). */
+export async function answers(options: RedisOptions): Promise<boolean> {
   const probe = new Redis({ ...options, lazyConnect: true, connectTimeout: 500, maxRetriesPerRequest: 0, retryStrategy: () => null });
   probe.on('error', () => {}); // the probe's failure is the answer
   try {
@@ -96,11 +115,14 @@ async function answers(options: RedisOptions): Promise<boolean> {
   }
 }
 
+/** Where the embedded redis-server listens (operator commands find a running service's store there). */
+export const embeddedSocketPath = (dataDir: string) => path.join(path.resolve(dataDir), 'redis.sock');
+
 /** Starts a private redis-server on a unix socket under `dataDir`, AOF on. */
 export async function startEmbedded(dataDir: string): Promise<{ child: ChildProcess; connection: RedisOptions }> {
   const dir = path.resolve(dataDir);
   fs.mkdirSync(dir, { recursive: true });
-  const socket = path.join(dir, 'redis.sock');
+  const socket = embeddedSocketPath(dir);
   const child = spawn(
     'redis-server',
     ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--dir', dir, '--appendonly', 'yes', '--save', '', '--daemonize', 'no'],

@@ -1,0 +1,58 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { Config } from './config.js';
+import type { TargetPolicy } from './net/target-policy.js';
+
+const run = promisify(execFile);
+
+/** What a process chose at start, for its first log line: an operator reads it before anything else. */
+export interface StartupFacts {
+  /** The Redis in use: the URL without its password, the local one found running, or the embedded server. */
+  redis: string;
+  /** The Chromium executable and its version, or why it cannot be used. */
+  chromium: string;
+  /** Whether private and loopback targets may be fetched (`ALLOW_PRIVATE_TARGETS`). */
+  private_targets: string;
+  /** The docs page. */
+  docs: string;
+}
+
+/** `chromium`: the promise of `chromiumVersion`, started early so it runs while the service is composed. */
+export async function startupFacts(config: Config, redis: string, policy: TargetPolicy, chromium: Promise<string>): Promise<StartupFacts> {
+  return {
+    redis,
+    chromium: await chromium,
+    private_targets: privateTargets(policy.privateTargets),
+    docs: `${config.baseUrl}/`,
+  };
+}
+
+/** `Chromium 156.0.8078.108 (/usr/bin/chromium)`; the browser itself starts on the first render. */
+export async function chromiumVersion(path: string): Promise<string> {
+  try {
+    const { stdout } = await run(path, ['--version'], { timeout: 10_000 });
+    const version = /[\d.]{5,}/.exec(stdout)?.[0];
+    return `${version ? `Chromium ${version}` : stdout.trim()} (${path})`;
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'not found' : 'does not start';
+    return `${path} ${reason}: renders will answer 503; install Debian's chromium or set CHROME_PATH`;
+  }
+}
+
+function privateTargets(scope: TargetPolicy['privateTargets']): string {
+  if (scope === 'all') return 'allowed (ALLOW_PRIVATE_TARGETS=true)';
+  if (scope === 'none') return 'refused (ALLOW_PRIVATE_TARGETS=true allows them, to check local sites)';
+  return `refused, except ${scope.listed} (ALLOW_PRIVATE_TARGETS)`;
+}
+
+/** One line for an operator when the HTTP port cannot be taken, instead of a stack. */
+export function listenFailure(err: unknown, config: Pick<Config, 'PORT' | 'HOST'>): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  const where = `${config.HOST}:${config.PORT}`;
+  if (code === 'EADDRINUSE') {
+    return `port ${config.PORT} is already in use (something else listens on ${where}); stop it, or start this one with PORT set to a free port (PORT=${config.PORT + 1})`;
+  }
+  if (code === 'EACCES') return `port ${config.PORT} needs privileges this process lacks; set PORT to 1024 or above`;
+  if (code === 'EADDRNOTAVAIL') return `HOST ${config.HOST} is not an address of this machine; set HOST to one of its addresses, or 0.0.0.0`;
+  return `cannot listen on ${where}: ${(err as Error).message}`;
+}
