@@ -8,6 +8,7 @@ import { createMailer } from './keys/mailer.js';
 import { createLogger, type Logger } from './log.js';
 import { createSafeHttp } from './net/safe-http.js';
 import { createTargetPolicy } from './net/target-policy.js';
+import { isLoopbackHost } from './net/address-class.js';
 import { connectRedis, type RedisHandle } from './store/redis.js';
 import { createTechDetector } from './techstack/tech-detector.js';
 import { loadTrustedCas } from './tls/trust-store.js';
@@ -51,7 +52,7 @@ export async function composeService(
     lastWarning = Date.now();
     log.warn({ err: err.message }, 'redis connection error');
   });
-  const policy = createTargetPolicy(config.ALLOW_PRIVATE_TARGETS);
+  const policy = createTargetPolicy(config.ALLOW_PRIVATE_TARGETS, { localInstance: isLoopbackHost(new URL(config.baseUrl).hostname) });
   // Pages, links and webhooks trust what the TLS check trusts (system store, TLS_EXTRA_CA_FILE).
   const tlsCa = loadTrustedCas({ extraCaFile: config.TLS_EXTRA_CA_FILE });
   const http = createSafeHttp({ policy, ca: tlsCa, connectTimeoutMs: Math.min(config.FETCH_TIMEOUT_MS, 10_000) });

@@ -7,12 +7,13 @@ import {
   HttpError,
   NotFoundError,
   OverLimitError,
+  TargetRefusedError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
   httpReply,
 } from '../errors/index.js';
 import { rateHeaders, type RateState } from './limiter.js';
-import { JSON_BODY_LIMIT_BYTES, type AnyRoute } from './route.js';
+import { carriesNotice, JSON_BODY_LIMIT_BYTES, type AnyRoute } from './route.js';
 import { allRoutes } from './routes/index.js';
 import { swaggerAssets } from './routes/service.js';
 import { checkQueryNames, parseInput } from './validation.js';
@@ -89,13 +90,22 @@ function mount(app: express.Express, spec: AnyRoute, deps: AppDeps) {
     }
 
     if (key && spec.keyCheck) spec.keyCheck(key);
-    const rate = await applyLimits(req, spec, key, deps, spec.cost ? spec.cost(body) : 1);
-    if (rate) res.set(rateHeaders(rate));
-    if (!key && !spec.noNotice) addNotice(res);
+    const charge = await applyLimits(req, spec, key, deps, spec.cost ? spec.cost(body) : 1);
+    if (charge) res.set(rateHeaders(charge.rate));
+    if (!key && carriesNotice(spec)) addNotice(res);
 
     // Renders started by the handler count against this caller's share of the browser.
     const owner = renderOwnerFor(deps.config.RENDER_SHARE, key, req.ip ?? 'unknown');
-    await runAsRenderOwner(owner, () => spec.handler({ query, body, params, key, req, res }));
+    try {
+      await runAsRenderOwner(owner, () => spec.handler({ query, body, params, key, req, res }));
+    } catch (err) {
+      // A refused target cost us nothing: the call is not charged to the caller's quota.
+      if (charge && asDomainError(err) instanceof TargetRefusedError) {
+        await charge.giveBack().catch((e: unknown) => deps.log.warn({ err: e }, 'could not give back a refused call'));
+        if (!res.headersSent) res.set(rateHeaders({ ...charge.rate, remaining: charge.rate.remaining + charge.points }));
+      }
+      throw err;
+    }
   });
 }
 
@@ -155,22 +165,34 @@ export function credential(req: Request): string | undefined {
 
 const unmetered = new Set(['cheap', 'keys', 'verify']);
 
+/** What a call was charged, and how to take the charge back. */
+interface Charge {
+  rate: RateState;
+  points: number;
+  giveBack(): Promise<void>;
+}
+
 /** `points`: the requests this call counts as (the route's `cost`). */
-async function applyLimits(req: Request, spec: AnyRoute, key: KeyRecord | null, deps: AppDeps, points: number): Promise<RateState | null> {
+async function applyLimits(req: Request, spec: AnyRoute, key: KeyRecord | null, deps: AppDeps, points: number): Promise<Charge | null> {
   const limit = spec.limit ?? 'cheap';
   try {
     if (key && !unmetered.has(limit)) {
+      const daily = deps.keys.dailyLimit(key);
       // Limits and the period count in one round trip; a refused call is taken back out of the count.
-      const [state, counted] = await Promise.allSettled([deps.limiter.consumeByKey(key, limit, deps.keys.dailyLimit(key), points), deps.keys.countCall(key, points)]);
+      const [state, counted] = await Promise.allSettled([deps.limiter.consumeByKey(key, limit, daily, points), deps.keys.countCall(key, points)]);
       if (state.status === 'rejected') {
         if (counted.status === 'fulfilled') await deps.keys.uncountCall(key, points);
         throw state.reason;
       }
       if (counted.status === 'rejected') throw counted.reason;
-      return state.value;
+      const giveBack = async () => {
+        await Promise.all([deps.limiter.giveBackByKey(key, limit, daily, points), deps.keys.uncountCall(key, points)]);
+      };
+      return { rate: state.value, points, giveBack };
     }
     const caller = key && limit === 'cheap' ? `key:${key.hash}` : (req.ip ?? 'unknown');
-    return await deps.limiter.consumeByIp(limit, caller);
+    const rate = await deps.limiter.consumeByIp(limit, caller);
+    return rate && { rate, points: 1, giveBack: () => deps.limiter.giveBackByIp(limit, caller) };
   } catch (err) {
     if (err instanceof OverLimitError) deps.metrics.rejections.inc({ limit });
     // Cheap endpoints (health, discovery, docs) stay up while the store is away; the ones that

@@ -14,6 +14,14 @@ export interface RateState {
 
 const DAY = 24 * 60 * 60;
 
+/** One counting window and what its 429 says. */
+interface LimitWindow {
+  limiter: RateLimiterRedis;
+  message: string;
+  /** How to get more, appended to the 429's message. */
+  more?: string;
+}
+
 /**
  * All request limits, kept in Redis by rate-limiter-flexible so every process that
  * shares the Redis shares the counts (its consume is one atomic script).
@@ -43,13 +51,13 @@ export class Limiter {
    * client IP, or the key for keyed calls to cheap endpoints. Null when the route is unlimited.
    */
   async consumeByIp(name: LimitName, caller: string): Promise<RateState | null> {
-    const rule = name === 'cheap' ? { points: this.cheapPerMinute, seconds: 60 } : (keylessLimits[name] ?? ipLimits[name]);
-    if (!rule) return null;
-    const what = keylessLimits[name]
-      ? `the keyless limit for ${name} (${describe(rule.points, rule.seconds)} per IP) was reached`
-      : `the limit for this endpoint (${describe(rule.points, rule.seconds)}) was reached`;
-    const more = keylessLimits[name] ? 'or create a free key with POST /api/keys for higher limits' : undefined;
-    return this.consume(this.limiter(`ip:${name}`, rule.points, rule.seconds), caller, what, more);
+    const window = this.ipWindow(name);
+    return window ? this.consume(window.limiter, caller, window.message, window.more) : null;
+  }
+
+  /** Gives a keyless (or cheap) call back, as if it had not been made (its target was refused). */
+  async giveBackByIp(name: LimitName, caller: string): Promise<void> {
+    await this.ipWindow(name)?.limiter.reward(caller, 1);
   }
 
   /**
@@ -60,24 +68,46 @@ export class Limiter {
    * requests one call counts as (a comparison counts one per side and check). @default 1
    */
   async consumeByKey(key: KeyRecord, name: LimitName, daily: number, points = 1): Promise<RateState> {
-    const extra = perKeyExtra[name];
-    const perMinute = tierQuotas[key.tier].perMinute;
-    const windows: Array<[RateLimiterRedis, string, string | undefined]> = [];
-    if (extra) {
-      windows.push([this.limiter(`key:${name}`, extra.points, extra.seconds), `the ${name} limit of ${describe(extra.points, extra.seconds)} per key was reached`, 'or send more URLs per request']);
-    }
-    windows.push([this.limiter('key:minute', perMinute, 60), `the per-minute limit of ${perMinute} requests for the ${key.tier} tier was reached`, moreQuotaHint(key.tier, key.verified, 'perMinute')]);
-    windows.push([this.limiter('key:day', daily, DAY), `the daily limit of ${daily} requests for this key was reached`, moreQuotaHint(key.tier, key.verified, 'perDay')]);
-    const settled = await Promise.allSettled(windows.map(([l, message, more]) => this.consume(l, key.hash, message, more, points)));
+    const windows = this.keyWindows(key, name, daily);
+    const settled = await Promise.allSettled(windows.map((w) => this.consume(w.limiter, key.hash, w.message, w.more, points)));
     const refused = settled.findIndex((r) => r.status === 'rejected');
     if (refused >= 0) {
       // Windows after the first refusal would not have been asked: they give the call back
       // (a window over its limit counted it too).
-      await Promise.all(windows.map(([l], i) => (i > refused ? l.reward(key.hash, points).catch(() => undefined) : undefined)));
+      await Promise.all(windows.map((w, i) => (i > refused ? w.limiter.reward(key.hash, points).catch(() => undefined) : undefined)));
       throw (settled[refused] as PromiseRejectedResult).reason;
     }
     const states = settled.map((r) => (r as PromiseFulfilledResult<RateState>).value);
     return states.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+  }
+
+  /** Gives a counted call back to every window of the key (its target was refused). */
+  async giveBackByKey(key: KeyRecord, name: LimitName, daily: number, points = 1): Promise<void> {
+    await Promise.all(this.keyWindows(key, name, daily).map((w) => w.limiter.reward(key.hash, points)));
+  }
+
+  private ipWindow(name: LimitName): LimitWindow | undefined {
+    const rule = name === 'cheap' ? { points: this.cheapPerMinute, seconds: 60 } : (keylessLimits[name] ?? ipLimits[name]);
+    if (!rule) return undefined;
+    return {
+      limiter: this.limiter(`ip:${name}`, rule.points, rule.seconds),
+      message: keylessLimits[name]
+        ? `the keyless limit for ${name} (${describe(rule.points, rule.seconds)} per IP) was reached`
+        : `the limit for this endpoint (${describe(rule.points, rule.seconds)}) was reached`,
+      more: keylessLimits[name] ? 'or create a free key with POST /api/keys for higher limits' : undefined,
+    };
+  }
+
+  private keyWindows(key: KeyRecord, name: LimitName, daily: number): LimitWindow[] {
+    const extra = perKeyExtra[name];
+    const perMinute = tierQuotas[key.tier].perMinute;
+    const windows: LimitWindow[] = [];
+    if (extra) {
+      windows.push({ limiter: this.limiter(`key:${name}`, extra.points, extra.seconds), message: `the ${name} limit of ${describe(extra.points, extra.seconds)} per key was reached`, more: 'or send more URLs per request' });
+    }
+    windows.push({ limiter: this.limiter('key:minute', perMinute, 60), message: `the per-minute limit of ${perMinute} requests for the ${key.tier} tier was reached`, more: moreQuotaHint(key.tier, key.verified, 'perMinute') });
+    windows.push({ limiter: this.limiter('key:day', daily, DAY), message: `the daily limit of ${daily} requests for this key was reached`, more: moreQuotaHint(key.tier, key.verified, 'perDay') });
+    return windows;
   }
 
   /** The Redis key counting a key's calls in its current 24-hour window (read by /api/usage with one MGET). */

@@ -50,3 +50,9 @@ export function addressRange(ip: string): AddressRange | 'invalid' {
 export function isPublicAddress(ip: string): boolean {
   return addressRange(ip) === 'unicast';
 }
+
+/** True for `localhost` (and its subdomains) and loopback literals: a host only this machine reaches. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/\.$/, '');
+  return h === 'localhost' || h.endsWith('.localhost') || addressRange(h) === 'loopback';
+}

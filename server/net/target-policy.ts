@@ -21,6 +21,8 @@ export type LookupCallback = (
  * plus what `ALLOW_PRIVATE_TARGETS` allows (everything, or listed addresses/CIDRs).
  */
 export interface TargetPolicy {
+  /** Which private addresses may be targets: none, all, or the listed ranges (`ALLOW_PRIVATE_TARGETS`). */
+  readonly privateTargets: 'none' | 'all' | { listed: string };
   /** True when `ip` may be connected to. */
   allowsAddress(ip: string): boolean;
   /** A `dns.lookup`-compatible function that refuses disallowed resolved addresses. */
@@ -31,14 +33,28 @@ export interface TargetPolicy {
   assertResolvable(url: URL | string): Promise<URL>;
 }
 
+export interface TargetPolicyOptions {
+  /**
+   * The instance runs for its operator alone (its public base URL is a loopback one, as when
+   * PUBLIC_BASE_URL is unset): a refusal then names the setting that allows private targets.
+   * Elsewhere it only says that the operator can allow them, so strangers are not told
+   * settings. @default false
+   */
+  localInstance?: boolean;
+}
+
 /** Parses `ALLOW_PRIVATE_TARGETS`: `true`/`false`, or a comma list of addresses and CIDRs. */
-export function createTargetPolicy(allowPrivate: string): TargetPolicy {
+export function createTargetPolicy(allowPrivate: string, options: TargetPolicyOptions = {}): TargetPolicy {
   const setting = allowPrivate.trim().toLowerCase();
   const allowAll = setting === 'true' || setting === '1' || setting === 'yes';
-  const cidrs =
-    allowAll || ['false', '0', 'no', ''].includes(setting)
-      ? []
-      : setting.split(',').map((s) => parseCidr(s.trim()));
+  const allowNone = ['false', '0', 'no', ''].includes(setting);
+  const cidrs = allowAll || allowNone ? [] : setting.split(',').map((s) => parseCidr(s.trim()));
+  const privateTargets = allowAll ? 'all' : allowNone ? 'none' : { listed: allowPrivate.trim() };
+  const hint = options.localInstance
+    ? 'to check a local site, restart this instance with ALLOW_PRIVATE_TARGETS=true'
+    : 'this instance checks public sites only (its operator can allow private addresses)';
+  const refusal = (what: string, range: string) =>
+    new BlockedTargetError(`${what} ${range} address, which is not an allowed target; use a public http(s) URL, or ${hint}`);
 
   const allowsAddress = (ip: string): boolean => {
     const addr = parseIpLiteral(ip);
@@ -58,9 +74,7 @@ export function createTargetPolicy(allowPrivate: string): TargetPolicy {
       throw new BlockedTargetError(`the ${url.protocol.replace(':', '')} scheme is not allowed, only http and https`);
     }
     const literal = parseIpLiteral(url.hostname);
-    if (literal && !allowsAddress(literal.toString())) {
-      throw new BlockedTargetError(`${url.hostname} is a ${literal.range()} address, which is not an allowed target; use a public http(s) URL`);
-    }
+    if (literal && !allowsAddress(literal.toString())) throw refusal(`${url.hostname} is a`, literal.range());
     return url;
   };
 
@@ -68,14 +82,15 @@ export function createTargetPolicy(allowPrivate: string): TargetPolicy {
     const literal = parseIpLiteral(hostname);
     if (literal) {
       const ip = literal.toString();
-      if (!allowsAddress(ip)) return callback(blocked(hostname, ip), '', 0);
+      if (!allowsAddress(ip)) return callback(refusal(`${hostname} is a`, literal.range()), '', 0);
       const family = literal.kind() === 'ipv6' ? 6 : 4;
       return options.all ? callback(null, [{ address: ip, family }]) : callback(null, ip, family);
     }
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
       const bad = addresses.find((a) => !allowsAddress(a.address));
-      if (bad) return callback(blocked(hostname, bad.address), '', 0);
+      // The refusal names the host as given; the resolved address stays unprinted (it may be internal).
+      if (bad) return callback(refusal(`${hostname} resolves to a`, parseIpLiteral(bad.address)?.range() ?? 'reserved'), '', 0);
       if (options.all) return callback(null, addresses);
       const first = addresses[0];
       callback(null, first.address, first.family);
@@ -91,18 +106,7 @@ export function createTargetPolicy(allowPrivate: string): TargetPolicy {
     return url;
   };
 
-  return { allowsAddress, lookup, assertUrl, assertResolvable };
-}
-
-/** The refusal names the host as given; a resolved address stays unprinted (it may be internal). */
-function blocked(hostname: string, ip: string): BlockedTargetError {
-  const range = parseIpLiteral(ip)?.range() ?? 'reserved';
-  const literal = parseIpLiteral(hostname);
-  return new BlockedTargetError(
-    literal
-      ? `${hostname} is a ${range} address, which is not an allowed target; use a public http(s) URL`
-      : `${hostname} resolves to a ${range} address, which is not an allowed target; use a public http(s) URL`,
-  );
+  return { privateTargets, allowsAddress, lookup, assertUrl, assertResolvable };
 }
 
 function parseCidr(entry: string): [ipaddr.IPv4 | ipaddr.IPv6, number] {

@@ -126,3 +126,54 @@ describe('target safety through the API', function () {
     expect(net.privateHits()).to.equal(0);
   });
 });
+
+describe('a loopback target refused, as a new user and a stranger meet it', function () {
+  this.timeout(60_000);
+  let local: TestService;
+  let hosted: TestService;
+  let site: Awaited<ReturnType<typeof startFixtureServer>>;
+
+  before(async () => {
+    site = await startFixtureServer((_req, res) => res.setHeader('content-type', 'text/html').end('<title>local</title>'));
+    // PUBLIC_BASE_URL on loopback (the default) is an operator's own instance; a public one is production.
+    local = await startTestService({ ALLOW_PRIVATE_TARGETS: 'false' });
+    hosted = await startTestService({ ALLOW_PRIVATE_TARGETS: 'false', PUBLIC_BASE_URL: 'https://sitelens.example.com' });
+  });
+  after(async () => {
+    await Promise.all([local.close(), hosted.close()]);
+    await site.close();
+  });
+
+  it('GET /api/techstack on an instance of its own operator names the setting that allows local sites', async () => {
+    const r = await local.call(`/api/techstack?url=${encodeURIComponent(`http://localhost:${site.port}/`)}`);
+    expect(r.status).to.equal(400);
+    expect(r.body.error).to.match(/localhost resolves to a loopback address.*restart this instance with ALLOW_PRIVATE_TARGETS=true/);
+  });
+
+  it('GET /api/perf on a public instance says the operator can allow private addresses, without naming settings', async () => {
+    const r = await hosted.call(`/api/perf?url=${encodeURIComponent(`http://127.0.0.1:${site.port}/`)}`);
+    expect(r.status).to.equal(400);
+    expect(r.body.error).to.match(/127\.0\.0\.1 is a loopback address.*its operator can allow private addresses/);
+    expect(r.body.error).not.to.match(/ALLOW_PRIVATE_TARGETS|PUBLIC_BASE_URL/);
+  });
+
+  it('keyless refused calls are not charged: the one-per-2-minutes tech-stack limit still lets a real call through', async () => {
+    for (let i = 0; i < 3; i++) {
+      const refused = await hosted.call(`/api/techstack?url=${encodeURIComponent(`http://127.0.0.1:${site.port}/`)}`);
+      expect(refused.status, `refusal #${i + 1}`).to.equal(400);
+      expect(refused.headers.get('ratelimit-remaining')).to.equal('1');
+    }
+  });
+
+  it('keyed refused calls are not charged: usage and the per-minute window are as before', async () => {
+    const key = await local.newKey();
+    const headers = { 'X-API-Key': key };
+    for (let i = 0; i < 6; i++) {
+      const refused = await local.call(`/api/seo?url=${encodeURIComponent(`http://127.0.0.1:${site.port}/`)}`, { headers });
+      expect(refused.status, `refusal #${i + 1}`).to.equal(400);
+    }
+    const usage = await local.call('/api/usage', { headers });
+    expect(usage.body.calls_this_period).to.equal(0);
+    expect(usage.body.rate_limit_remaining_today).to.equal(20);
+  });
+});
