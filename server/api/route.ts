@@ -7,6 +7,13 @@ import type { KeyRecord } from '../keys/key-store.js';
 /** How a route treats API keys. `optional`: works without, with stricter limits and `_notice`. */
 export type KeyRule = 'none' | 'optional' | 'required' | 'required-any-status';
 
+/**
+ * Keyless JSON replies of the routes a key would change (`optional`) carry `_notice` saying
+ * how to get a key (contract, general rule 2). Routes that never take a key (creating one,
+ * health, the documents) would only be told something beside the point.
+ */
+export const carriesNotice = (r: Pick<RouteSpec, 'key'>) => r.key === 'optional';
+
 /** The largest JSON request body the app parses. */
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -57,8 +64,6 @@ export interface RouteSpec<Q = unknown, B = unknown, P = unknown> {
   responses: Record<number, ResponseDoc>;
   /** Hidden from OpenAPI (e.g. metrics). */
   hidden?: boolean;
-  /** The reply is a standard document (OpenAPI, Postman, apis.json) that `_notice` must not alter. */
-  noNotice?: boolean;
   /**
    * A static asset (a script tag's `src`, the docs page): query strings such as cache busters
    * are ignored instead of refused. Every other route answers 400 to a parameter it does not take.

@@ -2,7 +2,8 @@ import nodemailer from 'nodemailer';
 import type { Logger } from '../log.js';
 
 export interface Mailer {
-  sendVerification(to: string, link: string): Promise<void>;
+  /** Mails the link, or (without SMTP) writes it to the log: says which, so the reply tells the truth. */
+  sendVerification(to: string, link: string): Promise<'mailed' | 'logged'>;
   close(): void;
 }
 
@@ -15,6 +16,7 @@ export function createMailer(opts: { smtpUrl?: string; from: string; log: Logger
     return {
       async sendVerification(to, link) {
         opts.log.warn({ to, link }, 'SMTP_URL is not set; open this link to verify the key');
+        return 'logged';
       },
       close() {},
     };
@@ -29,6 +31,7 @@ export function createMailer(opts: { smtpUrl?: string; from: string; log: Logger
         text: `Open this link within 24 hours to activate your API key:\n\n${link}\n\nIf you did not ask for a key, ignore this mail.`,
         html: `<p>Open this link within 24 hours to activate your API key:</p><p><a href="${link}">${link}</a></p><p>If you did not ask for a key, ignore this mail.</p>`,
       });
+      return 'mailed';
     },
     close: () => transport.close(),
   };

@@ -1,4 +1,4 @@
-import { JSON_BODY_LIMIT_BYTES, type AnyRoute, type ResponseDoc } from '../api/route.js';
+import { carriesNotice, JSON_BODY_LIMIT_BYTES, type AnyRoute, type ResponseDoc } from '../api/route.js';
 import { jsonSchema, type Json } from './json-schema.js';
 
 export const errorSchemaRef = { $ref: '#/components/schemas/Error' };
@@ -31,8 +31,6 @@ export const noticeProperty = {
   description: 'Present only on replies to requests without an API key: the keyless limits and how to get a key',
 };
 
-/** A route that answers without a key: its JSON replies carry `_notice` then (contract, general rule 2). */
-const keylessCapable = (r: AnyRoute) => (r.key === 'none' || r.key === 'optional') && !r.noNotice;
 
 /**
  * The replies the app itself gives around any handler (app.ts `mount`), by what the route
@@ -89,7 +87,7 @@ function response(r: AnyRoute, status: number, doc: ResponseDoc): Json {
 }
 
 function withNotice(r: AnyRoute, status: number, schema: Json): Json {
-  if (!keylessCapable(r) || status >= 300 || schema.type !== 'object' || !schema.properties) return schema;
+  if (!carriesNotice(r) || status >= 300 || schema.type !== 'object' || !schema.properties) return schema;
   return { ...schema, properties: { ...(schema.properties as Json), _notice: noticeProperty } };
 }
 

@@ -123,4 +123,26 @@ describe('API keys', () => {
     const info = await svc.call(`/api/keys?action=info&key=${key}`);
     expect(info.body.status).to.equal('suspended');
   });
+
+  it('POST /api/keys and GET /api/health answer without _notice: the first just issued a key, the second would point to itself', async () => {
+    const created = await svc.call('/api/keys', { method: 'POST' });
+    expect(created.body).to.have.property('api_key');
+    expect(created.body).not.to.have.property('_notice');
+    const health = await svc.call('/api/health');
+    expect(health.body).to.have.property('status');
+    expect(health.body).not.to.have.property('_notice');
+  });
+
+  it('POST /api/keys with email, on an instance without SMTP_URL, says no mail was sent and where the link is', async () => {
+    const mailless = await startTestService();
+    try {
+      const r = await mailless.call('/api/keys', { method: 'POST', json: { email: 'dev@example.com' } });
+      expect(r.status).to.equal(200);
+      expect(r.body.status).to.equal('inactive');
+      expect(r.body.message).not.to.match(/^A verification link was sent/);
+      expect(r.body.message).to.match(/^This instance sends no mail, so no link was sent to dev@example\.com: its operator finds the verification link in the service's log/);
+    } finally {
+      await mailless.close();
+    }
+  });
 });

@@ -66,9 +66,7 @@ export function keyRoutes(deps: AppDeps) {
       async handler({ body, res }) {
         const email = body?.email;
         const { plain, record, token } = await deps.keys.create(email);
-        if (token && email) {
-          await deps.mailer.sendVerification(email, `${base}/api/verify?token=${encodeURIComponent(token)}`);
-        }
+        const sent = token && email ? await deps.mailer.sendVerification(email, `${base}/api/verify?token=${encodeURIComponent(token)}`) : undefined;
         const daily = deps.keys.dailyLimit(record);
         res.json({
           api_key: plain,
@@ -77,9 +75,7 @@ export function keyRoutes(deps: AppDeps) {
           tier: record.tier,
           daily_limit: daily,
           webhook_secret: record.webhook_secret,
-          message: email
-            ? `A verification link was sent to ${email}. The key is inactive until you open it (within 24 hours); it then allows 50 requests per day.`
-            : 'The key is active now. Keep it secret: it is shown only once.',
+          message: createdMessage(email, sent),
           quick_start: quickStart(base, plain),
         });
       },
@@ -159,4 +155,12 @@ function confirmationPage(base: string, daily: number): string {
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#1f2328}code{background:#f6f8fa;padding:.1em .3em;border-radius:4px}</style></head>
 <body><h1>Your API key is active</h1><p>It now allows <strong>${daily} requests per day</strong>. Send it as the <code>X-API-Key</code> header.</p>
 <p><a href="${base}/">Read the API documentation</a></p></body></html>`;
+}
+
+function createdMessage(email: string | undefined, sent: 'mailed' | 'logged' | undefined): string {
+  if (!email) return 'The key is active now. Keep it secret: it is shown only once.';
+  const after = 'The key is inactive until the link is opened (within 24 hours); it then allows 50 requests per day.';
+  if (sent === 'mailed') return `A verification link was sent to ${email}. ${after}`;
+  // Nothing was mailed: the link is in the service's log, where only the operator can read it.
+  return `This instance sends no mail, so no link was sent to ${email}: its operator finds the verification link in the service's log. ${after} For a key that works now, create one without email.`;
 }

@@ -70,7 +70,6 @@ export function serviceRoutes(deps: AppDeps, routes: () => AnyRoute[]) {
       api: 'keys',
       method: 'get',
       path: '/openapi/:name',
-      noNotice: true,
       summary: 'OpenAPI 3.1 document of one API',
       description: `Generated from the same schemas that check requests. Names: ${apiNames.join(', ')}.`,
       key: 'none',
@@ -91,7 +90,6 @@ export function serviceRoutes(deps: AppDeps, routes: () => AnyRoute[]) {
       api: 'keys',
       method: 'get',
       path: '/postman.json',
-      noNotice: true,
       summary: 'Postman collection of every API',
       description:
         'A Postman v2.1 collection converted from the OpenAPI documents, one folder per API. Collection variables: `baseUrl`, `apiKey` (sent as X-API-Key), `targetUrl` and `targetHost` (the site the examples analyse); ids that replies hand out (`job_id`, `id`) fill the variables of the requests after them. Runs as is with newman.',
@@ -105,7 +103,6 @@ export function serviceRoutes(deps: AppDeps, routes: () => AnyRoute[]) {
       api: 'keys',
       method: 'get',
       path: '/apis.json',
-      noNotice: true,
       summary: 'apis.json discovery document',
       description: 'Every API with its OpenAPI document, the Postman collection and the documentation page, in the APIs.json 0.19 format.',
       key: 'none',
