@@ -39,23 +39,28 @@ export class KeyStore {
 
   private k = (...parts: string[]) => `${this.prefix}${parts.join(':')}`;
 
-  /** Creates a key; returns the plain key (shown once) and, for email keys, a verification token. */
-  async create(email?: string): Promise<{ plain: string; record: KeyRecord; token?: string }> {
+  /**
+   * Creates a key; returns the plain key (shown once) and, for email keys, a verification token.
+   * `vouched`: the operator creates it and vouches for the address, so it is verified and
+   * active at once, without a token.
+   */
+  async create(email?: string, { vouched = false }: { vouched?: boolean } = {}): Promise<{ plain: string; record: KeyRecord; token?: string }> {
     const plain = `sl_${crypto.randomBytes(24).toString('base64url')}`;
     const hash = hashKey(plain);
+    const awaitsMail = !!email && !vouched;
     const record: KeyRecord = {
       id: hash.slice(0, 12),
       hash,
       tier: 'free',
-      status: email ? 'inactive' : 'active',
-      verified: false,
+      status: awaitsMail ? 'inactive' : 'active',
+      verified: !!email && vouched,
       email: email ?? null,
       created_at: new Date().toISOString(),
       webhook_secret: `whsec_${crypto.randomBytes(24).toString('base64')}`,
     };
     const multi = this.redis.multi().hset(this.k('key', hash), serialize(record));
     let token: string | undefined;
-    if (email) {
+    if (awaitsMail) {
       token = crypto.randomBytes(24).toString('base64url');
       multi.set(this.k('verify', token), hash, 'EX', VERIFY_TOKEN_TTL_SECONDS);
     }
@@ -94,16 +99,44 @@ export class KeyStore {
     return { ...record, status: 'active', verified: true };
   }
 
-  /** Operator changes; a paid tier also marks the key verified (DESIGN.md). */
+  /**
+   * Operator changes; a paid tier also marks the key verified (DESIGN.md), which activates an
+   * email key that was only waiting for its verification.
+   */
   async update(hash: string, change: { tier?: Tier; status?: KeyStatus }): Promise<KeyRecord | null> {
     this.cache.delete(hash);
     const record = await this.findByHash(hash);
     if (!record) return null;
     const next: KeyRecord = { ...record, ...change };
     if (change.tier && change.tier !== 'free') next.verified = true;
+    if (next.verified && !record.verified && next.status === 'inactive') next.status = 'active';
     await this.redis.hset(this.k('key', hash), serialize(next));
     this.cache.delete(hash);
     return next;
+  }
+
+  /**
+   * Lifts a suspension. An email key whose address was never verified goes back to waiting
+   * for its link (`inactive`): activating it would skip the verification. Null when unknown.
+   */
+  async unsuspend(hash: string): Promise<KeyRecord | null> {
+    const record = await this.findByHash(hash);
+    if (!record) return null;
+    return this.update(hash, { status: record.email && !record.verified ? 'inactive' : 'active' });
+  }
+
+  /** Every key record, oldest first (an operator's listing; SCAN, so Redis is not blocked). */
+  async list(): Promise<KeyRecord[]> {
+    const records: KeyRecord[] = [];
+    const match = this.k('key', '*');
+    let cursor = '0';
+    do {
+      const [next, found] = await this.redis.scan(cursor, 'MATCH', match, 'COUNT', 1000);
+      const rows = await Promise.all(found.map((k) => this.redis.hgetall(k)));
+      for (const raw of rows) if (raw.hash) records.push(deserialize(raw));
+      cursor = next;
+    } while (cursor !== '0');
+    return records.sort((a, b) => a.created_at.localeCompare(b.created_at));
   }
 
   /** Index and bounds of the 30-day usage period `now` falls in, counted from key creation. */

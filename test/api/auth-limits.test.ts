@@ -1,12 +1,9 @@
 import { expect } from 'chai';
 import crypto from 'node:crypto';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { createApp } from '../../server/api/app.js';
 import { defineRoute } from '../../server/api/route.js';
 import { allRoutes } from '../../server/api/routes/index.js';
 import { startTestService, type TestService } from '../support/service.js';
-import { until } from '../support/wait.js';
 
 /** A metered route with the perf API's limits, so the mechanism is tested apart from any domain. */
 const probeRoute = (key: 'optional' | 'required') =>
@@ -188,32 +185,5 @@ describe('auth and limits', () => {
     }
     expect(lines.join('\n')).to.include('/api/usage');
     expect(lines.join('\n')).not.to.include(key);
-  });
-});
-
-describe('keys operator command', () => {
-  let svc: TestService;
-  before(async () => (svc = await startTestService()));
-  after(async () => svc.close());
-
-  it('npm run keys -- set-tier KEY pro, raises the tier seen by /api/usage', async () => {
-    const key = await svc.newKey();
-    const env = { ...process.env, REDIS_URL: process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: svc.deps.config.REDIS_PREFIX };
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/keys/cli.ts', 'set-tier', key, 'pro'], { env });
-    expect(JSON.parse(stdout)).to.include({ tier: 'pro', verified: true, daily_limit: 1000 });
-    const usage = await svc.call('/api/usage', { headers: { 'X-API-Key': key } });
-    expect(usage.body.tier).to.equal('pro');
-  });
-
-  it('npm run keys -- suspend KEY, while the service has the key cached, takes effect shortly after', async () => {
-    const key = await svc.newKey();
-    expect((await svc.call('/api/usage', { headers: { 'X-API-Key': key } })).body.status).to.equal('active');
-    const env = { ...process.env, REDIS_URL: process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: svc.deps.config.REDIS_PREFIX };
-    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/keys/cli.ts', 'suspend', key], { env });
-    const status = await until('the suspension to reach the service', async () => {
-      const s = (await svc.call('/api/usage', { headers: { 'X-API-Key': key } })).body.status;
-      return s === 'active' ? undefined : s;
-    }, 10_000, 100);
-    expect(status).to.equal('suspended');
   });
 });
