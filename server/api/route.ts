@@ -23,12 +23,15 @@ export interface ResponseDoc {
   content?: Record<string, z.ZodType | 'binary' | 'text'>;
 }
 
-/** What a handler receives: parsed input plus the caller's key (null when keyless). */
-export interface RouteInput<Q, B, P> {
+/** The caller's key as a route's rule makes it: always there when the rule requires one. */
+export type KeyOf<K extends KeyRule> = K extends 'required' | 'required-any-status' ? KeyRecord : KeyRecord | null;
+
+/** What a handler receives: parsed input plus the caller's key (null when keyless, never when the route requires one). */
+export interface RouteInput<Q, B, P, K extends KeyRule = KeyRule> {
   query: Q;
   body: B;
   params: P;
-  key: KeyRecord | null;
+  key: KeyOf<K>;
   req: Request;
   res: Response;
 }
@@ -37,14 +40,14 @@ export interface RouteInput<Q, B, P> {
  * One endpoint's whole contract: input schemas (used to validate and to write the
  * OpenAPI document), auth, limits, documented responses and the handler.
  */
-export interface RouteSpec<Q = unknown, B = unknown, P = unknown> {
+export interface RouteSpec<Q = unknown, B = unknown, P = unknown, K extends KeyRule = KeyRule> {
   api: ApiName;
   method: 'get' | 'post' | 'delete';
   /** Express path, e.g. `/api/screenshot/status/:job_id`. */
   path: string;
   summary: string;
   description?: string;
-  key: KeyRule;
+  key: K;
   /** Limiter bucket; omitted means `cheap`. */
   limit?: LimitName;
   /**
@@ -69,16 +72,16 @@ export interface RouteSpec<Q = unknown, B = unknown, P = unknown> {
    * are ignored instead of refused. Every other route answers 400 to a parameter it does not take.
    */
   ignoresQuery?: boolean;
-  handler(input: RouteInput<Q, B, P>): Promise<void> | void;
+  handler(input: RouteInput<Q, B, P, K>): Promise<void> | void;
 }
 
 /** A route of any input types, as held in the route list (each spec keeps its own types). */
-export type AnyRoute = RouteSpec<any, any, any>;
+export type AnyRoute = RouteSpec<any, any, any, KeyRule>;
 
 /** Identity function that infers the schema types for the handler. */
-export function defineRoute<Q = Record<string, never>, B = undefined, P = Record<string, never>>(
-  spec: RouteSpec<Q, B, P>,
-): RouteSpec<Q, B, P> {
+export function defineRoute<Q = Record<string, never>, B = undefined, P = Record<string, never>, K extends KeyRule = KeyRule>(
+  spec: RouteSpec<Q, B, P, K>,
+): RouteSpec<Q, B, P, K> {
   return spec;
 }
 

@@ -116,7 +116,7 @@ export function compareRoutes(deps: AppDeps) {
         if (body.webhook_url) await assertWebhookTarget(deps.http.policy, body.webhook_url);
         const { webhook_url, ...input } = body;
         const trendId = newDiffId();
-        const id = await store.enqueue({ input, owner: key!.hash, trend_id: trendId, ...(webhook_url ? { webhook_url } : {}) });
+        const id = await store.enqueue({ input, owner: key.hash, trend_id: trendId, ...(webhook_url ? { webhook_url } : {}) });
         res.status(202).json({
           job_id: id,
           status: 'queued',
@@ -160,7 +160,7 @@ export function compareRoutes(deps: AppDeps) {
         404: errorResponse('Unknown job (or another key\'s)'),
       },
       async handler({ params, key, res }) {
-        await streamJobEvents(await load(params.job_id, key), res, (job) => statusOf(job, false), (id) => store.find(id, key!.hash));
+        await streamJobEvents(await load(params.job_id, key), res, (job) => statusOf(job, false), (id) => store.find(id, key.hash));
       },
     }),
     defineRoute({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { BadInputError, NotFoundError, UnauthorizedError } from '../../errors/index.js';
+import { BadInputError } from '../../errors/index.js';
 import { defineRoute, errorResponse } from '../route.js';
 import type { KeyRecord } from '../../keys/key-store.js';
 import { keyStatuses, tierNames } from '../../keys/tiers.js';
@@ -93,7 +93,6 @@ export function keyRoutes(deps: AppDeps) {
         401: errorResponse('Missing or unknown key'),
       },
       async handler({ key, res }) {
-        if (!key) throw new NotFoundError('key not found; check the key, or create one with POST /api/keys');
         res.json({ key_id: key.id, created_at: key.created_at, email_verified: key.verified && !!key.email, ...(await usageOf(key)) });
       },
     }),
@@ -109,7 +108,6 @@ export function keyRoutes(deps: AppDeps) {
         401: errorResponse('No key or an invalid key'),
       },
       async handler({ key, res }) {
-        if (!key) throw new UnauthorizedError('an API key is required; create one with POST /api/keys');
         res.json(await usageOf(key));
       },
     }),

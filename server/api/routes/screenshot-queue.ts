@@ -80,7 +80,7 @@ export function screenshotQueueRoutes(deps: AppDeps) {
           if (err instanceof TargetRefusedError) throw err;
         });
         if (body.webhook_url) await assertWebhookTarget(deps.http.policy, body.webhook_url);
-        const id = await deps.jobs.enqueue({ ...body, owner: key!.hash });
+        const id = await deps.jobs.enqueue({ ...body, owner: key.hash });
         res.status(202).json({
           job_id: id,
           status: 'queued',
