@@ -17,8 +17,9 @@ import { registerPoolMetrics } from './render/pool-metrics.js';
 import { createAdBlocker } from './render/ad-blocker.js';
 import { createChartRenderer } from './charts/chart-renderer.js';
 import { createDocumentExtractor } from './links/extract-pool.js';
-import { ScreenshotJobs } from './jobs/screenshot-jobs.js';
-import { CompareJobs } from './jobs/compare-jobs.js';
+import { ScreenshotJobs } from './jobs/screenshot-job.js';
+import { CompareJobs } from './jobs/compare-job.js';
+import { Webhooks } from './jobs/webhooks/webhooks.js';
 import { ResultCache } from './links/result-cache.js';
 import { createBrowserRenderer } from './links/browser-renderer.js';
 import type { DocumentExtractor } from './links/extract-pool.js';
@@ -88,14 +89,15 @@ export async function composeService(
     documentExtractor,
     tlsCa,
     techDetector: createTechDetector({ dataDir: config.FINGERPRINTS_DIR }),
-    jobs: new ScreenshotJobs(redisHandle.producerConnection, redis, config.REDIS_PREFIX, { attempts: config.WEBHOOK_ATTEMPTS, backoffMs: config.WEBHOOK_BACKOFF_MS }),
-    compares: new CompareJobs(redisHandle.producerConnection, redis, config.REDIS_PREFIX),
+    screenshotJobs: new ScreenshotJobs(redisHandle.producerConnection, redis, config.REDIS_PREFIX),
+    compareJobs: new CompareJobs(redisHandle.producerConnection, redis, config.REDIS_PREFIX),
+    webhooks: new Webhooks(redisHandle.producerConnection, redis, config.REDIS_PREFIX, { attempts: config.WEBHOOK_ATTEMPTS, backoffMs: config.WEBHOOK_BACKOFF_MS }),
     links: linkDeps(config, { http, browser, documentExtractor, cache: new ResultCache(redis, config.REDIS_PREFIX, { okSeconds: config.LINK_CACHE_OK_SECONDS, failSeconds: config.LINK_CACHE_FAIL_SECONDS }) }),
     siteStatuses: new SiteStatusStore(redis, config.REDIS_PREFIX, config.LINK_STATUS_TTL_SECONDS),
     diffs: new DiffStore(redis, config.REDIS_PREFIX, DIFF_KEPT_SECONDS),
     startedAt: Date.now(),
   };
-  const closers: Array<() => Promise<void> | void> = [() => redisHandle.close(), () => http.close(), () => mailer.close(), () => deps.jobs.close(), () => deps.compares.close()];
+  const closers: Array<() => Promise<void> | void> = [() => redisHandle.close(), () => http.close(), () => mailer.close(), () => deps.screenshotJobs.close(), () => deps.compareJobs.close(), () => deps.webhooks.close()];
   if (!opts.browser) closers.push(() => browser.close());
   closers.push(() => charts.close(), () => documentExtractor.close());
   return {

@@ -11,11 +11,12 @@ import type { BrowserPool } from '../render/browser-pool.js';
 import type { AdBlocker } from '../render/ad-blocker.js';
 import type { ChartRenderer } from '../charts/chart-renderer.js';
 import type { DocumentExtractor } from '../links/extract-pool.js';
-import type { ScreenshotJobs } from '../jobs/screenshot-jobs.js';
+import type { ScreenshotJobs } from '../jobs/screenshot-job.js';
+import type { Webhooks } from '../jobs/webhooks/webhooks.js';
 import type { LinkDeps } from '../links/site-check.js';
 import type { SiteStatusStore } from '../links/site-status.js';
 import type { DiffStore } from '../diff/diff-store.js';
-import type { CompareJobs } from '../jobs/compare-jobs.js';
+import type { CompareJobs } from '../jobs/compare-job.js';
 
 /** Everything the HTTP layer and the workers need, built once by the composition root (server/compose.ts). */
 export interface AppDeps {
@@ -40,10 +41,12 @@ export interface AppDeps {
   tlsCa: readonly string[];
   /** Wappalyzer-format technology matcher, compiled once on first use. */
   techDetector: TechDetector;
-  /** The asynchronous screenshot queue (BullMQ) and its read model. */
-  jobs: ScreenshotJobs;
+  /** The asynchronous screenshot queue (BullMQ) and its outcomes. */
+  screenshotJobs: ScreenshotJobs;
   /** The preview-report comparisons (BullMQ), their outcomes, health history and trend pictures. */
-  compares: CompareJobs;
+  compareJobs: CompareJobs;
+  /** Webhook deliveries of every job kind and their records. */
+  webhooks: Webhooks;
   /** The link checker's dependencies (shared result cache, concurrency, renderer), built once in server/compose.ts. */
   links: LinkDeps;
   /** Latest dead-link status per site (widget, badge). */

@@ -1,15 +1,13 @@
 import { Worker, type ConnectionOptions } from 'bullmq';
 import type { RedisOptions } from 'ioredis';
 import type { WorkerDeps } from './worker-deps.js';
-import { SCREENSHOT_QUEUE, WEBHOOK_QUEUE } from '../jobs/screenshot-jobs.js';
-import { COMPARE_QUEUE } from '../jobs/compare-jobs.js';
-import { compareWork } from './compare-worker.js';
+import { compareKind, compareWork } from '../jobs/compare-job.js';
+import { screenshotKind, screenshotWork } from '../jobs/screenshot-job.js';
+import { webhookWork } from '../jobs/webhooks/webhook-worker.js';
+import { WEBHOOK_QUEUE } from '../jobs/webhooks/webhooks.js';
 import { handingBack } from './hand-back.js';
-import { screenshotWork } from './screenshot-worker.js';
-import { webhookWork } from './webhook-worker.js';
 import { MAX_STALLS } from './stalls.js';
 import { timeBound } from '../time-bounds.js';
-
 
 /**
  * A delivery cannot kill its worker (it is one HTTP request), so a stall is always a worker
@@ -40,11 +38,13 @@ export function createWorkers(deps: WorkerDeps, connection: RedisOptions): Worke
     // One more than ours, so a job that keeps killing its worker fails through our code (diedTooOften).
     maxStalledCount: MAX_STALLS + 1,
   };
+  // Each kind's outcomes, for the webhooks that deliver them.
+  const kinds = { screenshot: deps.screenshotJobs, compare: deps.compareJobs };
   const workers = [
-    new Worker(SCREENSHOT_QUEUE, handingBack(screenshotWork(deps)), { ...opts, concurrency: deps.config.BROWSER_CONCURRENCY }),
+    new Worker(screenshotKind.queue, handingBack(screenshotWork(deps)), { ...opts, concurrency: deps.config.BROWSER_CONCURRENCY }),
     // A comparison runs many checks (with their own concurrency); two at once per process is plenty.
-    new Worker(COMPARE_QUEUE, handingBack(compareWork(deps)), { ...opts, concurrency: 2 }),
-    new Worker(WEBHOOK_QUEUE, handingBack(webhookWork(deps)), { ...opts, maxStalledCount: WEBHOOK_MAX_STALLS, concurrency: 8 }),
+    new Worker(compareKind.queue, handingBack(compareWork(deps)), { ...opts, concurrency: 2 }),
+    new Worker(WEBHOOK_QUEUE, handingBack(webhookWork({ ...deps, outcomeOf: (kind, id) => kinds[kind].outcome(id) })), { ...opts, maxStalledCount: WEBHOOK_MAX_STALLS, concurrency: 8 }),
   ];
   let lastWarning = 0;
   for (const w of workers) {

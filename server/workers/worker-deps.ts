@@ -1,5 +1,4 @@
 import type { Config } from '../config.js';
-import type { ScreenshotJobs } from '../jobs/screenshot-jobs.js';
 import type { KeyStore } from '../keys/key-store.js';
 import type { Logger } from '../log.js';
 import type { SafeHttp } from '../net/safe-http.js';
@@ -7,7 +6,9 @@ import type { AdBlocker } from '../render/ad-blocker.js';
 import type { BrowserPool } from '../render/browser-pool.js';
 import type { ChartRenderer } from '../charts/chart-renderer.js';
 import type { DiffStore } from '../diff/diff-store.js';
-import type { CompareJobs } from '../jobs/compare-jobs.js';
+import type { CompareJobs } from '../jobs/compare-job.js';
+import type { ScreenshotJobs } from '../jobs/screenshot-job.js';
+import type { Webhooks } from '../jobs/webhooks/webhooks.js';
 import type { TechDetector } from '../techstack/tech-detector.js';
 import type { LinkDeps } from '../links/site-check.js';
 
@@ -21,9 +22,9 @@ export interface WorkerDeps {
   keys: KeyStore;
   browser: BrowserPool;
   adBlocker: AdBlocker;
-  jobs: ScreenshotJobs;
-  /** Comparisons of two deployments: their queue, outcomes, history and trend pictures. */
-  compares: CompareJobs;
+  screenshotJobs: ScreenshotJobs;
+  compareJobs: CompareJobs;
+  webhooks: Webhooks;
   /** The comparison's checks: tech stack, TLS trust, diff images, the trend chart. */
   techDetector: TechDetector;
   tlsCa: readonly string[];

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { UnrecoverableError, Worker, type ConnectionOptions } from 'bullmq';
-import { COMPARE_QUEUE } from '../../server/jobs/compare-jobs.js';
+import { compareKind } from '../../server/jobs/compare-job.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { openEvents } from '../support/event-stream.js';
 
@@ -24,7 +24,7 @@ describe('GET /api/compare/:id/events, when the job does not end with a report',
   it('a job that expires while followed ends the stream with an error event: 404, not_found, saying why', async () => {
     const { job_id, events_url } = await queue();
     const stream = await openEvents(events_url, key);
-    await svc.deps.compares.queue.remove(job_id);
+    await svc.deps.compareJobs.queue.remove(job_id);
     const last = (await stream.events()).at(-1);
     expect(last?.event).to.equal('error');
     expect(last?.data).to.include({ status: 404, code: 'not_found' });
@@ -35,7 +35,7 @@ describe('GET /api/compare/:id/events, when the job does not end with a report',
     const { job_id, events_url } = await queue();
     const stream = await openEvents(events_url, key);
     const connection = svc.redisHandle.connection as ConnectionOptions;
-    const failer = new Worker(COMPARE_QUEUE, async () => { throw new UnrecoverableError('the stand-in worker gave up'); }, { connection, prefix: `${svc.deps.config.REDIS_PREFIX}bull` });
+    const failer = new Worker(compareKind.queue, async () => { throw new UnrecoverableError('the stand-in worker gave up'); }, { connection, prefix: `${svc.deps.config.REDIS_PREFIX}bull` });
     try {
       const last = (await stream.events()).at(-1);
       expect(last?.event).to.equal('error');

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { optionsFromUrl } from '../../server/store/redis.js';
-import { ScreenshotJobs } from '../../server/jobs/screenshot-jobs.js';
+import { ScreenshotJobs } from '../../server/jobs/screenshot-job.js';
 import { Redis } from 'ioredis';
 import { serve, type FixtureServer } from '../links/fixture-site.js';
 import { browserGroupsOf, processesIn } from './support/chromium-processes.js';
@@ -29,7 +29,7 @@ describe('faults: Chromium lives and dies with its process', function () {
     const env = baseEnv(redisUrl());
     const worker = await spawnService('worker', env);
     const redis = new Redis(optionsFromUrl(redisUrl()));
-    const jobs = new ScreenshotJobs({ ...optionsFromUrl(redisUrl()), enableOfflineQueue: false }, redis, env.REDIS_PREFIX, { attempts: 1, backoffMs: 100 });
+    const jobs = new ScreenshotJobs({ ...optionsFromUrl(redisUrl()), enableOfflineQueue: false }, redis, env.REDIS_PREFIX);
     try {
       await jobs.enqueue({ url: `${site.url}/held`, format: 'png', width: 800, height: 600, full_page: false, owner: 'nobody' });
       await until('the render to reach the site', () => (held.length ? true : undefined));

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import http from 'node:http';
 import { Redis } from 'ioredis';
-import { ScreenshotJobs } from '../../server/jobs/screenshot-jobs.js';
+import { ScreenshotJobs } from '../../server/jobs/screenshot-job.js';
 import { optionsFromUrl } from '../../server/store/redis.js';
 import { serve, type FixtureServer } from '../links/fixture-site.js';
 import { keyMaker } from './support/keys.js';
@@ -136,19 +136,19 @@ describe('faults: graceful shutdown', function () {
     const env = baseEnv(redisUrl(), { SHUTDOWN_DRAIN_MS: '1000', JOB_LOCK_MS: '120000', JOB_STALLED_INTERVAL_MS: '60000' });
     const first = await spawnService('worker', env);
     const redis = new Redis(optionsFromUrl(redisUrl()));
-    const jobs = new ScreenshotJobs({ ...optionsFromUrl(redisUrl()), enableOfflineQueue: false }, redis, env.REDIS_PREFIX, { attempts: 1, backoffMs: 100 });
+    const jobs = new ScreenshotJobs({ ...optionsFromUrl(redisUrl()), enableOfflineQueue: false }, redis, env.REDIS_PREFIX);
     let second: ServiceProcess | undefined;
     try {
       const id = await jobs.enqueue({ url: `${site.url}/held`, format: 'png', width: 400, height: 300, full_page: false, owner: 'nobody' });
       await until('the render to reach the site', () => (held.length ? true : undefined));
       first.kill('SIGTERM');
       expect(await first.exited).to.equal(0);
-      expect(await jobs.screenshots.getJobState(id)).to.equal('waiting');
+      expect(await jobs.queue.getJobState(id)).to.equal('waiting');
 
       holding = false;
       second = await spawnService('worker', env);
       const state = await until('the job to complete', async () => {
-        const s = await jobs.screenshots.getJobState(id);
+        const s = await jobs.queue.getJobState(id);
         return s === 'completed' || s === 'failed' ? s : undefined;
       }, 30_000);
       expect(state).to.equal('completed');

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { deliverWebhook } from '../../server/jobs/webhook-delivery.js';
+import { deliverWebhook } from '../../server/jobs/webhooks/webhook-delivery.js';
 import { createSafeHttp } from '../../server/net/safe-http.js';
 import { createTargetPolicy } from '../../server/net/target-policy.js';
 

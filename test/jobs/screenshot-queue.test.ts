@@ -123,6 +123,7 @@ describe('screenshot queue', function () {
     });
     expect(status.attempts).to.equal(3);
     expect(status.error).to.match(/could not be loaded|unreachable/);
+    expect(status.code, 'the failure\'s stable code').to.equal('target_unreachable');
     const result = await svc.call(`/api/screenshot/result/${id}`, { headers });
     expect(result.status).to.equal(422);
 

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { DependencyDownError, JobFailedError, NotFoundError, asDomainError } from '../../errors/index.js';
 import { openEventStream } from '../event-stream.js';
-import type { CompareJob } from '../../jobs/compare-jobs.js';
+import type { CompareJob } from '../../jobs/compare-job.js';
 import { pause } from '../../time-bounds.js';
 
 /** How often the stream reads the job; progress is coarse (one step per check and side). */

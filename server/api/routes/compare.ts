@@ -1,15 +1,14 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { NotFoundError, TargetRefusedError, TierTooLowError, UnauthorizedError } from '../../errors/index.js';
-import { assertWebhookTarget } from '../../jobs/webhook-target.js';
-import type { CompareJob } from '../../jobs/compare-jobs.js';
+import { NotFoundError, TargetRefusedError, TierTooLowError } from '../../errors/index.js';
+import { assertWebhookTarget } from '../../jobs/webhooks/webhook-target.js';
+import type { CompareJob } from '../../jobs/compare-job.js';
 import { diffIdPattern, newDiffId } from '../../diff/diff-store.js';
 import type { KeyRecord } from '../../keys/key-store.js';
 import { perfTolerances } from '../../compare/perf-diff.js';
 import { defineRoute, errorResponse } from '../route.js';
 import { streamJobEvents } from './compare-events.js';
 import { compareBody, compareStatus } from './compare-schemas.js';
-import { webhookField } from './webhook-schema.js';
 
 const jobId = z.object({ job_id: z.string().min(1).max(100) });
 
@@ -36,34 +35,25 @@ const regressionRules = [
 
 export function compareRoutes(deps: AppDeps) {
   const base = deps.config.baseUrl;
-  const store = deps.compares;
-
-  const load = async (id: string, key: KeyRecord | null) => {
-    if (!key) throw new UnauthorizedError('an API key is required; create one with POST /api/keys');
-    const job = await store.find(id, key.hash);
-    if (!job) throw new NotFoundError(`comparison ${id} is unknown (results are kept 24 hours)`);
-    return job;
-  };
+  const store = deps.compareJobs;
 
   /** The job's status record; `withWebhook: false` for the event stream, which sends no webhook state and reads the job twice a second. */
   const statusOf = async (job: CompareJob, withWebhook = true) => {
     const id = job.id ?? '';
-    const status = await store.status(job);
-    const outcome = status === 'completed' || status === 'failed' ? await store.outcome(id) : null;
-    const failed = status === 'failed' || outcome?.status === 'failed';
+    const read = await store.read(job);
     return {
       job_id: id,
-      status: failed ? ('failed' as const) : status,
+      status: read.status,
       baseline_url: job.data.input.baseline_url,
       preview_url: job.data.input.preview_url,
       created_at: new Date(job.timestamp).toISOString(),
-      completed_at: status === 'completed' || status === 'failed' ? new Date(job.finishedOn ?? Date.now()).toISOString() : null,
+      completed_at: read.completedAt,
       progress: store.progress(job),
-      report: outcome?.status === 'completed' ? outcome.report : null,
-      error: failed ? (outcome?.status === 'failed' ? outcome.error : (job.failedReason ?? 'failed')) : null,
-      code: outcome?.status === 'failed' ? outcome.code : null,
+      report: read.result?.report ?? null,
+      error: read.error,
+      code: read.code,
       events_url: `${base}/api/compare/${id}/events`,
-      webhook: withWebhook ? await webhookField(job.data.webhook_url, id, (jobId) => deps.jobs.webhookStatus(jobId)) : null,
+      webhook: withWebhook ? await deps.webhooks.field(job.data.webhook_url, id) : null,
     };
   };
 
@@ -142,7 +132,7 @@ export function compareRoutes(deps: AppDeps) {
         404: errorResponse('Unknown job (or another key\'s)'),
       },
       async handler({ params, key, res }) {
-        res.json(await statusOf(await load(params.job_id, key)));
+        res.json(await statusOf(await store.load(params.job_id, key.hash)));
       },
     }),
     defineRoute({
@@ -160,7 +150,7 @@ export function compareRoutes(deps: AppDeps) {
         404: errorResponse('Unknown job (or another key\'s)'),
       },
       async handler({ params, key, res }) {
-        await streamJobEvents(await load(params.job_id, key), res, (job) => statusOf(job, false), (id) => store.find(id, key.hash));
+        await streamJobEvents(await store.load(params.job_id, key.hash), res, (job) => statusOf(job, false), (id) => store.find(id, key.hash));
       },
     }),
     defineRoute({

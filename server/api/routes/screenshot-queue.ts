@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { JobFailedError, NotFoundError, TargetRefusedError, TierTooLowError, UnauthorizedError } from '../../errors/index.js';
-import { assertWebhookTarget } from '../../jobs/webhook-target.js';
+import { JobFailedError, TargetRefusedError, TierTooLowError } from '../../errors/index.js';
+import { assertWebhookTarget } from '../../jobs/webhooks/webhook-target.js';
 import { defineRoute, qUrl, errorResponse } from '../route.js';
-import { webhookDelivery, webhookField } from './webhook-schema.js';
+import { webhookDelivery } from './webhook-schema.js';
 import type { KeyRecord } from '../../keys/key-store.js';
 
 const jobId = z.object({ job_id: z.string().min(1).max(100) });
@@ -17,6 +17,7 @@ const statusRecord = z.object({
   completed_at: z.string().nullable(),
   result_url: z.string().nullable().describe('Set when status is completed'),
   error: z.string().nullable().describe('Why the job failed, after its retries'),
+  code: z.string().nullable().describe('The failure\'s stable code (`target_unreachable`, `target_timeout`, `blocked_target`, …); null unless failed'),
   attempts: z.number().int(),
   webhook: webhookDelivery,
 });
@@ -39,13 +40,7 @@ function assertQueueTier(key: KeyRecord) {
 
 export function screenshotQueueRoutes(deps: AppDeps) {
   const base = deps.config.baseUrl;
-
-  const load = async (id: string, key: KeyRecord | null) => {
-    if (!key) throw new UnauthorizedError('an API key is required; create one with POST /api/keys');
-    const job = await deps.jobs.find(id, key.hash);
-    if (!job) throw new NotFoundError(`job ${id} is unknown (results are kept 24 hours)`);
-    return job;
-  };
+  const store = deps.screenshotJobs;
 
   return [
     defineRoute({
@@ -80,7 +75,7 @@ export function screenshotQueueRoutes(deps: AppDeps) {
           if (err instanceof TargetRefusedError) throw err;
         });
         if (body.webhook_url) await assertWebhookTarget(deps.http.policy, body.webhook_url);
-        const id = await deps.jobs.enqueue({ ...body, owner: key.hash });
+        const id = await store.enqueue({ ...body, owner: key.hash });
         res.status(202).json({
           job_id: id,
           status: 'queued',
@@ -102,18 +97,19 @@ export function screenshotQueueRoutes(deps: AppDeps) {
         404: errorResponse('Unknown job (or another key\'s)'),
       },
       async handler({ params, key, res }) {
-        const job = await load(params.job_id, key);
-        const status = await deps.jobs.status(job);
+        const job = await store.load(params.job_id, key.hash);
+        const read = await store.read(job);
         res.json({
           job_id: params.job_id,
-          status,
+          status: read.status,
           url: job.data.url,
           created_at: new Date(job.timestamp).toISOString(),
-          completed_at: status === 'completed' || status === 'failed' ? new Date(job.finishedOn ?? Date.now()).toISOString() : null,
-          result_url: status === 'completed' ? `${base}/api/screenshot/result/${params.job_id}` : null,
-          error: status === 'failed' ? (job.failedReason ?? 'failed') : null,
+          completed_at: read.completedAt,
+          result_url: read.status === 'completed' ? `${base}/api/screenshot/result/${params.job_id}` : null,
+          error: read.error,
+          code: read.code,
           attempts: job.attemptsMade,
-          webhook: await webhookField(job.data.webhook_url, params.job_id, (id) => deps.jobs.webhookStatus(id)),
+          webhook: await deps.webhooks.field(job.data.webhook_url, params.job_id),
         });
       },
     }),
@@ -132,15 +128,13 @@ export function screenshotQueueRoutes(deps: AppDeps) {
         422: errorResponse('The job failed'),
       },
       async handler({ params, key, res }) {
-        const job = await load(params.job_id, key);
-        const status = await deps.jobs.status(job);
-        const outcome = status === 'completed' ? await deps.jobs.outcome(params.job_id) : null;
-        if (outcome && !('error' in outcome)) {
-          res.json(outcome);
-        } else if (status === 'failed') {
-          throw new JobFailedError(`the job failed: ${job.failedReason ?? 'unknown error'}`);
+        const read = await store.read(await store.load(params.job_id, key.hash));
+        if (read.result) {
+          res.json(read.result);
+        } else if (read.status === 'failed') {
+          throw new JobFailedError(`the job failed: ${read.error}`);
         } else {
-          res.status(202).json({ job_id: params.job_id, status, message: 'The screenshot is not ready yet; try again shortly.' });
+          res.status(202).json({ job_id: params.job_id, status: read.status, message: 'The screenshot is not ready yet; try again shortly.' });
         }
       },
     }),

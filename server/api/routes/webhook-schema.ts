@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { WebhookStatus } from '../../jobs/webhook-log.js';
 
 /** A queued job's webhook delivery as its status shows it (screenshot queue and comparisons alike). */
 export const webhookDelivery = z
@@ -17,8 +16,3 @@ export const webhookDelivery = z
   })
   .nullable()
   .describe('Delivery of the webhook, when the job has a webhook_url');
-
-/** The `webhook` field of a job's status: null without a webhook_url. */
-export async function webhookField(url: string | undefined, jobId: string, read: (jobId: string) => Promise<WebhookStatus>): Promise<z.infer<typeof webhookDelivery>> {
-  return url ? { url, ...(await read(jobId)) } : null;
-}

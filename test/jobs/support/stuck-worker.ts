@@ -4,7 +4,7 @@
  * as the service's workers; prints `took <id>` when it holds the job.
  */
 import { Worker } from 'bullmq';
-import { SCREENSHOT_QUEUE } from '../../../server/jobs/screenshot-jobs.js';
+import { screenshotKind } from '../../../server/jobs/screenshot-job.js';
 import { createConfig } from '../../../server/config.js';
 import { MAX_STALLS } from '../../../server/workers/stalls.js';
 
@@ -12,7 +12,7 @@ const config = createConfig(process.env);
 const url = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 const connection = url.protocol === 'unix:' ? { path: url.pathname } : { host: url.hostname, port: Number(url.port || 6379) };
 new Worker(
-  SCREENSHOT_QUEUE,
+  screenshotKind.queue,
   (job) => {
     console.log(`took ${job.id}`);
     return new Promise(() => undefined);

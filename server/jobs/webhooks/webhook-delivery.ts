@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
-import type { SafeHttp } from '../net/safe-http.js';
-import { innermostMessage } from '../net/safe-http.js';
+import type { SafeHttp } from '../../net/safe-http.js';
+import { innermostMessage } from '../../net/safe-http.js';
 
 export interface DeliveryOutcome {
   status: number | null;

@@ -1,10 +1,22 @@
 import { UnrecoverableError, type Job } from 'bullmq';
-import type { WorkerDeps } from './worker-deps.js';
-import type { WebhookJobData } from '../jobs/screenshot-jobs.js';
-import { deliverWebhook } from '../jobs/webhook-delivery.js';
+import type { Config } from '../../config.js';
+import type { KeyStore } from '../../keys/key-store.js';
+import type { SafeHttp } from '../../net/safe-http.js';
+import type { JobKind } from '../job-queue.js';
+import { deliverWebhook } from './webhook-delivery.js';
+import type { Webhooks, WebhookJobData } from './webhooks.js';
 
 /** Longest wait for a receiver's answer. */
 const DELIVERY_TIMEOUT_MS = 10_000;
+
+export interface WebhookWorkDeps {
+  config: Config;
+  http: SafeHttp;
+  keys: KeyStore;
+  webhooks: Webhooks;
+  /** The stored outcome of a job of any kind; null once expired. */
+  outcomeOf(kind: JobKind['name'], jobId: string): Promise<unknown>;
+}
 
 /**
  * One delivery attempt of a job's outcome, signed per Standard Webhooks with the owning
@@ -12,11 +24,11 @@ const DELIVERY_TIMEOUT_MS = 10_000;
  * BullMQ, which retries with exponential backoff until the attempts are used up. The
  * `webhook-id` is the same on every attempt, so receivers drop duplicates.
  */
-export function webhookWork(deps: WorkerDeps) {
+export function webhookWork(deps: WebhookWorkDeps) {
   return async (job: Job<WebhookJobData>): Promise<void> => {
     const { job_id, url, owner } = job.data;
     const attempt = job.attemptsMade + 1;
-    const outcome = job.data.kind === 'compare' ? await deps.compares.outcome(job_id) : await deps.jobs.outcome(job_id);
+    const outcome = await deps.outcomeOf(job.data.kind ?? 'screenshot', job_id);
     const key = await deps.keys.findByHash(owner);
     const result =
       outcome && key
@@ -30,7 +42,7 @@ export function webhookWork(deps: WorkerDeps) {
     // One clock reading: the attempt's time and the next attempt's are `backoff` apart exactly.
     const now = Date.now();
     const retryAt = result.error && !final ? new Date(now + deps.config.WEBHOOK_BACKOFF_MS * 2 ** (attempt - 1)) : null;
-    await deps.jobs.webhookLog.attempt(job_id, { attempt, at: new Date(now).toISOString(), ...result }, retryAt);
+    await deps.webhooks.log.attempt(job_id, { attempt, at: new Date(now).toISOString(), ...result }, retryAt);
     if (!result.error) return;
     if (final) throw new UnrecoverableError(result.error);
     throw new Error(result.error);

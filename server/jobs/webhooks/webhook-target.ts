@@ -1,6 +1,6 @@
-import { BadInputError, TargetRefusedError } from '../errors/index.js';
-import { innermostMessage, netErrorKind } from '../net/safe-http.js';
-import type { TargetPolicy } from '../net/target-policy.js';
+import { BadInputError, TargetRefusedError } from '../../errors/index.js';
+import { innermostMessage, netErrorKind } from '../../net/safe-http.js';
+import type { TargetPolicy } from '../../net/target-policy.js';
 
 /**
  * Checks a webhook receiver at submission, as its delivery will: an allowed http(s) URL
