@@ -1,6 +1,6 @@
 import type { SafeHttp } from '../net/safe-http.js';
 import type { BrowserPool } from '../render/browser-pool.js';
-import { settle } from '../errors/index.js';
+import { settle, targetErrorOf } from '../errors/index.js';
 import { isFailure, type Part, type PartFailure } from '../errors/part-failure.js';
 import { checkPerf, type PerfReport } from '../perf/perf-check.js';
 import { auditSeo, type SeoReport } from '../seo/seo-audit.js';
@@ -48,7 +48,8 @@ export interface AuditReport {
 
 /**
  * Runs tech stack, TLS and performance (and SEO when asked) for one URL at once.
- * A part that fails is reported in its place; a refused target fails the whole call.
+ * A part that fails is reported in its place; a refused target fails the whole call, and so
+ * does a page that neither the tech stack nor the performance check could fetch (its target error).
  */
 export async function runAudit(opts: AuditOptions, deps: AuditDeps): Promise<AuditReport> {
   const started = performance.now();
@@ -71,6 +72,10 @@ export async function runAudit(opts: AuditOptions, deps: AuditDeps): Promise<Aud
       : Promise.resolve(undefined),
   ]);
 
+  if (isFailure(perf) && isFailure(techstack)) {
+    const host = url.host;
+    throw targetErrorOf(perf.kind, perf.kind === 'timeout' ? `${host} did not answer in time: ${perf.error}` : `${host} is unreachable: ${perf.error}`);
+  }
   const parts: Record<string, unknown> = { techstack, ssl, perf, ...(seo ? { seo } : {}) };
   const ok = Object.entries(parts).filter(([, p]) => !isFailure(p)).map(([k]) => k);
   const failed = Object.keys(parts).filter((k) => !ok.includes(k));

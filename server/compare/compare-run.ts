@@ -2,7 +2,7 @@ import type { DiffStore } from '../diff/diff-store.js';
 import { newDiffId } from '../diff/diff-store.js';
 import { screenshotDiff } from '../diff/screenshot-diff.js';
 import { settle } from '../errors/index.js';
-import { checkSite, siteCheckDefaults, StartPageError, type LinkDeps } from '../links/site-check.js';
+import { checkSite, siteCheckDefaults, type LinkDeps } from '../links/site-check.js';
 import type { SafeHttp } from '../net/safe-http.js';
 import { measurePerf } from '../perf/perf-check.js';
 import type { AdBlocker } from '../render/ad-blocker.js';
@@ -115,14 +115,7 @@ export async function runComparison(input: CompareInput, deps: CompareRunDeps, o
 export const at = (base: string, path: string) => base.replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`);
 
 /** A side's links as GET /api/deadlinks checks them by default, so both give one site the same findings. */
-async function links(url: string, deps: CompareRunDeps) {
-  try {
-    return await checkSite({ ...siteCheckDefaults, url, gate: {} }, deps.links);
-  } catch (err) {
-    if (err instanceof StartPageError) return { error: err.message, kind: err.kind };
-    return settle(Promise.reject(err));
-  }
-}
+const links = (url: string, deps: CompareRunDeps) => settle(checkSite({ ...siteCheckDefaults, url, gate: {} }, deps.links));
 
 async function perf(url: string, deps: CompareRunDeps, timeoutMs: number, maxBytes: number): Promise<Part<PerfSide>> {
   return settle(

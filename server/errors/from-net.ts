@@ -14,11 +14,17 @@ export function targetError(err: unknown, what: string): DomainError {
   const kind = netErrorKind(err);
   if (kind === 'blocked_target') {
     const reason = innermostMessage(err);
-    return new TargetRefusedError(reason.startsWith('target refused') ? reason : `target refused: ${reason}`);
+    return new TargetRefusedError(reason.startsWith('target refused') ? reason : `target refused: ${reason}`, { cause: err });
   }
   const detail = targetFailure(err, kind);
-  if (kind === 'timeout') return new TargetTimeoutError(`${what} did not answer in time: ${detail}`);
-  return new TargetFailedError(`${what} is unreachable: ${detail}`);
+  return targetErrorOf(kind, kind === 'timeout' ? `${what} did not answer in time: ${detail}` : `${what} is unreachable: ${detail}`, err);
+}
+
+/** The vocabulary's error for a target that failed the way `kind` says (a link result's or a report part's kind). */
+export function targetErrorOf(kind: string, message: string, cause?: unknown): DomainError {
+  if (kind === 'blocked_target') return new TargetRefusedError(message, { cause });
+  if (kind === 'timeout') return new TargetTimeoutError(message, { cause });
+  return new TargetFailedError(message, { cause, kind });
 }
 
 /**
@@ -65,14 +71,20 @@ function withoutAddresses(message: string): string {
     .trim();
 }
 
-/** Resolves to the check's report or its failure; a refused target (our rule, not the site's) still throws. */
+/**
+ * Resolves to the check's report or its failure; a refused target (our rule, not the site's)
+ * still throws. A target's failure keeps its kind; any other error of ours is `unavailable`.
+ */
 export async function settle<T>(work: Promise<T>): Promise<Part<T>> {
   try {
     return await work;
   } catch (err) {
     if (err instanceof BlockedTargetError || netErrorKind(err) === 'blocked_target') throw err;
-    const status = (err as { status?: unknown }).status;
-    if (typeof status === 'number') return { error: (err as Error).message, kind: 'unavailable' };
+    if (err instanceof TargetFailedError || err instanceof TargetTimeoutError) {
+      // The network's own words when there are some (the part names its target already).
+      return { error: err.cause !== undefined ? targetFailure(err.cause, err.kind as NetErrorKind) : err.message, kind: err.kind };
+    }
+    if (err instanceof DomainError) return { error: err.message, kind: 'unavailable' };
     return { error: targetFailure(err), kind: netErrorKind(err) };
   }
 }

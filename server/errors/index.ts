@@ -10,7 +10,7 @@ export {
   UnauthorizedError,
   UnsupportedMediaTypeError,
 } from './caller-errors.js';
-export { TargetFailedError, TargetRefusedError, TargetTimeoutError } from './target-errors.js';
+export { TargetFailedError, TargetRefusedError, TargetTimeoutError, type TargetErrorOptions } from './target-errors.js';
 export { DependencyDownError, InternalError, JobFailedError } from './service-errors.js';
 export { asDomainError, httpReply, type HttpReply } from './http-reply.js';
-export { settle, targetError, targetFailure } from './from-net.js';
+export { settle, targetError, targetErrorOf, targetFailure } from './from-net.js';

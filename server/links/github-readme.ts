@@ -1,11 +1,12 @@
 import { request } from 'undici';
+import { NotFoundError, TargetFailedError, targetErrorOf } from '../errors/index.js';
 import { innermostMessage, netErrorKind } from '../net/safe-http.js';
 import { readDocuments, recordUnreadable } from './extract-document.js';
 import { anchorMatcher } from './fragment-match.js';
 import { isRelativeLink, resolveInRepository } from './repository-links.js';
 import { LinkLedger, type LedgerEntry } from './link-ledger.js';
 import { settleAndReport, type DeadLinkReport, type Gate } from './report.js';
-import { newChecker, StartPageError, type FragmentPolicy, type LinkDeps } from './site-check.js';
+import { newChecker, type FragmentPolicy, type LinkDeps } from './site-check.js';
 import type { CheckResult, LinkScope } from './types.js';
 import type { UrlPattern } from './url-pattern.js';
 
@@ -30,9 +31,6 @@ export interface GithubApi {
   webUrl?: string;
 }
 
-/** The repository or its README does not exist (or is not visible). */
-export class RepositoryNotFoundError extends Error {}
-
 /**
  * GitHub mode: the README through the GitHub API, its links with line numbers; links
  * into the repository are checked through the contents API (no scraping of github.com),
@@ -49,9 +47,9 @@ export async function checkReadme(opts: ReadmeCheckOptions, deps: LinkDeps, gh: 
     const refQuery = opts.ref ? `?ref=${encodeURIComponent(opts.ref)}` : '';
     const [repoRes, readmeRes] = await Promise.all([api(`/repos/${opts.repository}`), api(`/repos/${opts.repository}/readme${refQuery}`)]);
     if (repoRes.status === 404 || readmeRes.status === 404) {
-      throw new RepositoryNotFoundError(`github repository ${opts.repository} or its README${opts.ref ? ` at ${opts.ref}` : ''} was not found`);
+      throw new NotFoundError(`github repository ${opts.repository} or its README${opts.ref ? ` at ${opts.ref}` : ''} was not found`);
     }
-    if (readmeRes.status !== 200) throw new StartPageError('github_api', `the GitHub API answered ${readmeRes.status} for the README of ${opts.repository}`);
+    if (readmeRes.status !== 200) throw new TargetFailedError(`the GitHub API answered ${readmeRes.status} for the README of ${opts.repository}`, { kind: 'github_api' });
     const readme = readmeRes.body as { path?: string; content?: string; encoding?: string };
     const branch = opts.ref ?? String((repoRes.body as { default_branch?: string } | null)?.default_branch ?? 'HEAD');
     const file = readme.path ?? 'README.md';
@@ -152,7 +150,7 @@ async function apiGet(gh: GithubApi, deps: LinkDeps, path: string, signal: Abort
   } catch (err) {
     if (signal.aborted) return { status: 0, body: null, kind: 'timeout', error: 'the run timed out' };
     const kind = netErrorKind(err);
-    if (path.endsWith('/readme') || !path.includes('/contents/')) throw new StartPageError(kind, `the GitHub API could not be reached: ${innermostMessage(err)}`);
+    if (path.endsWith('/readme') || !path.includes('/contents/')) throw targetErrorOf(kind, `the GitHub API could not be reached (${kind}): ${innermostMessage(err)}`, err);
     return { status: 0, body: null, kind, error: innermostMessage(err) };
   }
 }

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { targetErrorOf } from '../errors/index.js';
 import { BlockedTargetError } from '../net/target-policy.js';
 import { netErrorKind, innermostMessage } from '../net/safe-http.js';
 import type { DocumentInput } from './document-input.js';
@@ -67,27 +68,22 @@ export interface LinkDeps {
   extract?: (documents: DocumentInput[]) => Promise<ExtractedDocument[]>;
 }
 
-/** The start page could not be fetched at all (not an HTTP error status: those are reported). */
-export class StartPageError extends Error {
-  constructor(
-    readonly kind: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'StartPageError';
-  }
-}
+/**
+ * The start page could not be fetched at all (an HTTP error status is a finding, reported):
+ * the target error of its kind (502, 504 for a timeout), naming the `url` parameter.
+ */
+const startPageError = (kind: string, detail: string, cause?: unknown) => targetErrorOf(kind, `url could not be reached (${kind}): ${detail}`, cause);
 
 const MAX_BOT_VERIFICATIONS = 10;
 
-/** Checks a site (full: crawl; quick: the one page, no browser) and returns the report. */
+/** Checks a site (full: crawl; quick: the one page, no browser) and returns the report; a start page out of reach throws its target error. */
 export async function checkSite(opts: SiteCheckOptions, deps: LinkDeps): Promise<DeadLinkReport> {
   const startedAt = Date.now();
   try {
     await deps.assertResolvable(opts.url);
   } catch (err) {
     if (err instanceof BlockedTargetError) throw err;
-    throw new StartPageError(netErrorKind(err), `${new URL(opts.url).hostname} could not be resolved: ${innermostMessage(err)}`);
+    throw startPageError(netErrorKind(err), `${new URL(opts.url).hostname} could not be resolved: ${innermostMessage(err)}`, err);
   }
   const deadline = startedAt + opts.maxDurationMs;
   const abort = new AbortController();
@@ -103,7 +99,7 @@ export async function checkSite(opts: SiteCheckOptions, deps: LinkDeps): Promise
     );
     const start = crawl.start;
     if (start && start.status === null && start.kind !== 'blocked_target' && crawl.pagesCrawled === 0) {
-      throw new StartPageError(start.kind, `${opts.url} could not be fetched: ${start.error ?? start.kind}`);
+      throw startPageError(start.kind, `${opts.url} could not be fetched: ${start.error ?? start.kind}`);
     }
     if (start?.kind === 'blocked_target' && crawl.pagesCrawled === 0) throw new BlockedTargetError(start.error ?? 'target refused');
 

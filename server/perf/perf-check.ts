@@ -1,3 +1,4 @@
+import { targetError } from '../errors/index.js';
 import type { TargetPolicy } from '../net/target-policy.js';
 import { gradePerf, type PerfGrade } from './perf-grade.js';
 import { timedRequest, type HopTimings } from './timed-request.js';
@@ -37,7 +38,7 @@ export interface PerfReport {
   timestamp: string;
 }
 
-/** Times one page load (following redirects unless told not to) and grades it. */
+/** Times one page load (following redirects unless told not to) and grades it; a page out of reach throws its target error. */
 export async function checkPerf(opts: PerfOptions, deps: PerfDeps): Promise<PerfReport> {
   return (await timePage(opts, deps, false)).report;
 }
@@ -57,7 +58,9 @@ async function timePage(opts: PerfOptions, deps: PerfDeps, keepBody: boolean): P
   let url = opts.url;
   let redirectMs = 0;
   for (;;) {
-    const hop = await timedRequest({ url, timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes, keepBody }, deps);
+    const hop = await timedRequest({ url, timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes, keepBody }, deps).catch((err: unknown) => {
+      throw targetError(err, new URL(opts.url).host);
+    });
     const location = hop.headers.location;
     if (follow && hop.status >= 300 && hop.status < 400 && location && redirects.length < maxRedirects) {
       const next = new URL(location, hop.url).href;

@@ -1,4 +1,5 @@
 import * as cheerio from 'cheerio';
+import { targetError } from '../errors/index.js';
 import type { SafeHttp } from '../net/safe-http.js';
 import type { BrowserPool } from '../render/browser-pool.js';
 import { fetchPage } from '../techstack/page-fetch.js';
@@ -43,11 +44,13 @@ export const seoRubric = `Score 0-100: the sum of the weights of the checks that
   .map(([k, s]) => `${k} ${s.weight}`)
   .join(', ')}); a check with nothing to look at (applicable false) passes. Checks with source "lighthouse" apply the rules of the Lighthouse ${LIGHTHOUSE_VERSION} SEO audit named in lighthouse_audit; the others are SiteLens's own. Recommendations list one sentence per failed check, heaviest first.`;
 
-/** Fetches (or renders) the page, reads robots.txt and the sitemap, and scores the checks. */
+/** Fetches (or renders) the page, reads robots.txt and the sitemap, and scores the checks; a page out of reach throws its target error. */
 export async function auditSeo(opts: SeoOptions, deps: SeoDeps): Promise<SeoReport> {
   const load = { url: opts.url, timeoutMs: opts.timeoutMs ?? 15_000, maxBytes: opts.maxBytes };
   const rendered = Boolean(opts.render && deps.browser);
-  const snapshot = opts.render && deps.browser ? await renderSnapshot(load, deps.browser, deps.http) : await fetchSnapshot(load, deps.http);
+  const snapshot = await (opts.render && deps.browser ? renderSnapshot(load, deps.browser, deps.http) : fetchSnapshot(load, deps.http)).catch((err: unknown) => {
+    throw targetError(err, new URL(opts.url).host);
+  });
   const robots = await fetchRobotsTxt(snapshot.finalUrl, deps.http);
   const sitemaps = robotsSitemaps(robots);
   const sitemapUrl = sitemaps[0] ?? new URL('/sitemap.xml', snapshot.finalUrl).href;

@@ -1,7 +1,9 @@
+import { targetError } from '../errors/index.js';
 import type { SafeHttp } from '../net/safe-http.js';
 import type { BrowserPool } from '../render/browser-pool.js';
 import { browserSignals } from './browser-signals.js';
 import { certIssuerOf } from './cert-issuer.js';
+import type { FingerprintDb } from './fingerprint-db.js';
 import { fetchPage } from './page-fetch.js';
 import { cookiesFromSetCookie, documentSignals, type PageSignals } from './page-signals.js';
 import type { DetectedTechnology, TechDetector } from './tech-detector.js';
@@ -52,30 +54,9 @@ export async function checkTechstack(
   const browser = opts.render ? deps.browser : undefined;
   // The certificate's issuer is read on its own connection, alongside the page.
   const issuer = deps.certIssuer ?? certIssuerOf(opts.url, deps.http.policy, timeoutMs);
-  let finalUrl: string;
-  let status: number;
-  let headers: Headers;
-  let signals: PageSignals;
-  if (browser) {
-    const rendered = await browser.withPage({ policy: deps.http.policy, timeoutMs: timeoutMs + 5_000 }, (page) =>
-      browserSignals(page, opts.url, db, { timeoutMs, maxScriptBytes: opts.maxBytes ?? 5 * 1024 * 1024 }),
-    );
-    ({ finalUrl, status, headers, signals } = rendered);
-  } else {
-    const page = await fetchPage({ url: opts.url, maxBytes: opts.maxBytes, timeoutMs }, deps);
-    finalUrl = page.finalUrl;
-    status = page.status;
-    headers = page.headers;
-    signals = {
-      url: page.finalUrl,
-      headers: page.headerLines,
-      cookies: cookiesFromSetCookie(page.setCookies),
-      html: page.body,
-      js: {},
-      xhr: [],
-      ...documentSignals(page.body, page.finalUrl, db.domQueries),
-    };
-  }
+  const { finalUrl, status, headers, signals } = await readPage(opts, deps, db, timeoutMs).catch((err: unknown) => {
+    throw targetError(err, new URL(opts.url).host);
+  });
   signals.certIssuer = sameServer(opts.url, finalUrl) ? await issuer : await certIssuerOf(finalUrl, deps.http.policy, timeoutMs);
   const detection = await deps.detector.detect(signals);
   return {
@@ -102,4 +83,33 @@ export function headerRecord(headers: Headers): Record<string, string> {
   const cookies = headers.getSetCookie();
   if (cookies.length) out['set-cookie'] = cookies.join('\n');
   return out;
+}
+
+/** The page's signals, from Chromium with `render` (and a browser), else from one fetch. */
+async function readPage(
+  opts: TechstackOptions,
+  deps: { http: SafeHttp; browser?: BrowserPool },
+  db: FingerprintDb,
+  timeoutMs: number,
+): Promise<{ finalUrl: string; status: number; headers: Headers; signals: PageSignals }> {
+  if (opts.render && deps.browser) {
+    return deps.browser.withPage({ policy: deps.http.policy, timeoutMs: timeoutMs + 5_000 }, (page) =>
+      browserSignals(page, opts.url, db, { timeoutMs, maxScriptBytes: opts.maxBytes ?? 5 * 1024 * 1024 }),
+    );
+  }
+  const page = await fetchPage({ url: opts.url, maxBytes: opts.maxBytes, timeoutMs }, deps);
+  return {
+    finalUrl: page.finalUrl,
+    status: page.status,
+    headers: page.headers,
+    signals: {
+      url: page.finalUrl,
+      headers: page.headerLines,
+      cookies: cookiesFromSetCookie(page.setCookies),
+      html: page.body,
+      js: {},
+      xhr: [],
+      ...documentSignals(page.body, page.finalUrl, db.domQueries),
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import type { X509Certificate } from 'node:crypto';
+import { targetError } from '../errors/index.js';
 import { dnValues, probeTls, type TlsProbeDeps } from './tls-probe.js';
 import { gradeTls, type TlsGrade } from './tls-grade.js';
 import { cipherStrength } from './cipher-strength.js';
@@ -37,10 +38,12 @@ export interface TlsReport {
 const DAY = 86_400_000;
 const DATE_ERRORS = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']);
 
-/** Handshakes with `host:port` and grades what it saw. Network failures throw (kind via `netErrorKind`). */
+/** Handshakes with `host:port` and grades what it saw. A handshake that cannot happen throws its target error (with its kind). */
 export async function checkTls(opts: TlsCheckOptions, deps: TlsProbeDeps): Promise<TlsReport> {
   const port = opts.port ?? 443;
-  const probe = await probeTls({ host: opts.host, port, timeoutMs: opts.timeoutMs }, deps);
+  const probe = await probeTls({ host: opts.host, port, timeoutMs: opts.timeoutMs }, deps).catch((err: unknown) => {
+    throw targetError(err, `${opts.host}:${port}`);
+  });
   const { cert } = probe;
   const now = Date.now();
   const expires = cert.validToDate;

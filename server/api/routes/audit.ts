@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { TargetFailedError, TargetTimeoutError } from '../../errors/index.js';
 import { defineRoute, qBool, qUrl, errorResponse, targetFailures } from '../route.js';
-import { targetHttpError } from '../target-error.js';
 import { runAudit } from '../../audit/audit-run.js';
-import { isFailure } from '../../errors/part-failure.js';
 import { perfRubric } from '../../perf/perf-grade.js';
 import { seoRubric } from '../../seo/seo-audit.js';
 import { tlsRubric } from '../../tls/tls-grade.js';
@@ -67,15 +64,7 @@ export function auditRoutes(deps: AppDeps) {
         const report = await runAudit(
           { url: query.url, seo: query.seo, timeoutMs: deps.config.FETCH_TIMEOUT_MS, maxBytes: deps.config.ANALYSIS_MAX_BYTES },
           { http: deps.http, detector: deps.techDetector, tlsCa: deps.tlsCa, browser: deps.browser },
-        ).catch((err: unknown) => {
-          throw targetHttpError(err, new URL(query.url).host);
-        });
-        if (isFailure(report.perf) && isFailure(report.techstack)) {
-          const host = new URL(query.url).host;
-          throw report.perf.kind === 'timeout'
-            ? new TargetTimeoutError(`${host} did not answer in time: ${report.perf.error}`)
-            : new TargetFailedError(`${host} is unreachable: ${report.perf.error}`);
-        }
+        );
         res.json(report);
       },
     }),

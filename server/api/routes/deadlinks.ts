@@ -1,16 +1,16 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { NotFoundError, OverLimitError, TargetFailedError, TargetTimeoutError } from '../../errors/index.js';
+import { OverLimitError, TargetFailedError } from '../../errors/index.js';
 import { defineRoute, errorResponse } from '../route.js';
 import { openEventStream } from '../event-stream.js';
 import { deadlinkDocumentRoutes } from './deadlinks-documents.js';
 import { formatReport, linkFilters, sendReport } from './deadlinks-output.js';
 import { deadlinkReport, deadlinksQuery, siteStatus, statusQuery } from './deadlinks-schemas.js';
 import { renderBadge } from '../../links/badge.js';
-import { checkReadme, RepositoryNotFoundError } from '../../links/github-readme.js';
+import { checkReadme } from '../../links/github-readme.js';
 import type { DeadLinkReport } from '../../links/report.js';
-import { checkSite, StartPageError } from '../../links/site-check.js';
+import { checkSite } from '../../links/site-check.js';
 import type { CrawlProgress } from '../../links/site-crawler.js';
 import type { SiteStatus } from '../../links/site-status.js';
 import { widgetScript } from '../../public/widget.js';
@@ -27,28 +27,19 @@ export function deadlinkRoutes(deps: AppDeps) {
   const run = async (q: Query, onProgress?: (p: CrawlProgress) => void, signal?: AbortSignal): Promise<DeadLinkReport> => {
     const gate = { threshold: q.threshold, maxBroken: q.max_broken };
     const filters = linkFilters(q);
-    try {
-      if (q.github) {
-        return await checkReadme(
-          { repository: q.github, ref: q.ref, maxDurationMs: q.max_duration * 1000, checkOnly: q.check_only, fragments: q.fragments, gate, ...filters },
-          linkDeps,
-          { apiUrl: c.GITHUB_API_URL, token: c.GITHUB_TOKEN },
-        );
-      }
-      const report = await checkSite(
-        { url: q.url ?? '', mode: q.mode, maxPages: q.max_pages, maxDurationMs: q.max_duration * 1000, checkOnly: q.check_only, render: q.render, fragments: q.fragments, gate, onProgress, signal, ...filters },
+    if (q.github) {
+      return checkReadme(
+        { repository: q.github, ref: q.ref, maxDurationMs: q.max_duration * 1000, checkOnly: q.check_only, fragments: q.fragments, gate, ...filters },
         linkDeps,
+        { apiUrl: c.GITHUB_API_URL, token: c.GITHUB_TOKEN },
       );
-      if (!q.check_only) await statuses.save(report);
-      return report;
-    } catch (err) {
-      if (err instanceof StartPageError) {
-        const message = `url could not be reached (${err.kind}): ${err.message}`;
-        throw err.kind === 'timeout' ? new TargetTimeoutError(message) : new TargetFailedError(message);
-      }
-      if (err instanceof RepositoryNotFoundError) throw new NotFoundError(err.message);
-      throw err;
     }
+    const report = await checkSite(
+      { url: q.url ?? '', mode: q.mode, maxPages: q.max_pages, maxDurationMs: q.max_duration * 1000, checkOnly: q.check_only, render: q.render, fragments: q.fragments, gate, onProgress, signal, ...filters },
+      linkDeps,
+    );
+    if (!q.check_only) await statuses.save(report);
+    return report;
   };
 
   /** The cached status of a site; on a miss one quick check, shared by concurrent visitors and limited per IP. */

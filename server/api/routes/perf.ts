@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { defineRoute, qBool, qUrl, targetFailures } from '../route.js';
-import { targetHttpError } from '../target-error.js';
 import { checkPerf } from '../../perf/perf-check.js';
 import { perfGrades, perfRubric } from '../../perf/perf-grade.js';
 
@@ -60,9 +59,7 @@ export function perfRoutes(deps: AppDeps) {
         const report = await checkPerf(
           { url: query.url, followRedirects: query.follow_redirects, timeoutMs: deps.config.FETCH_TIMEOUT_MS, maxBytes: deps.config.ANALYSIS_MAX_BYTES },
           { policy: deps.http.policy, ca: deps.tlsCa },
-        ).catch((err: unknown) => {
-          throw targetHttpError(err, new URL(query.url).host);
-        });
+        );
         res.json(report);
       },
     }),

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { defineRoute, qBool, qUrl, targetFailures } from '../route.js';
-import { targetHttpError } from '../target-error.js';
 import { auditSeo, seoRubric } from '../../seo/seo-audit.js';
 import { seoCheckSpecs, type SeoCheckName } from '../../seo/seo-checks.js';
 
@@ -78,12 +77,7 @@ export function seoRoutes(deps: AppDeps) {
   ];
 }
 
-/** The SEO audit with its errors mapped (also used by the audit bundle). */
+/** The SEO audit with the service's limits. */
 export function runSeo(deps: AppDeps, url: string, render: boolean) {
-  return auditSeo(
-    { url, render, timeoutMs: deps.config.FETCH_TIMEOUT_MS, maxBytes: deps.config.ANALYSIS_MAX_BYTES },
-    { http: deps.http, browser: deps.browser },
-  ).catch((err: unknown) => {
-    throw targetHttpError(err, new URL(url).host);
-  });
+  return auditSeo({ url, render, timeoutMs: deps.config.FETCH_TIMEOUT_MS, maxBytes: deps.config.ANALYSIS_MAX_BYTES }, { http: deps.http, browser: deps.browser });
 }

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { BadInputError } from '../../errors/index.js';
 import { defineRoute, errorResponse, targetFailures } from '../route.js';
-import { targetHttpError } from '../target-error.js';
 import { checkTls, parseDomain } from '../../tls/tls-check.js';
 import { tlsGrades, tlsRubric } from '../../tls/tls-grade.js';
 
@@ -76,9 +75,7 @@ export function sslRoutes(deps: AppDeps) {
         const report = await checkTls(
           { ...target, timeoutMs: Math.min(deps.config.FETCH_TIMEOUT_MS, 10_000) },
           { policy: deps.http.policy, ca: deps.tlsCa },
-        ).catch((err: unknown) => {
-          throw targetHttpError(err, `${target.host}:${target.port}`);
-        });
+        );
         res.json(report);
       },
     }),

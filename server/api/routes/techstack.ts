@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { DependencyDownError } from '../../errors/index.js';
 import { defineRoute, qBool, qUrl, errorResponse, targetFailures } from '../route.js';
-import { targetHttpError } from '../target-error.js';
 import { checkTechstack } from '../../techstack/techstack-check.js';
 
 export const detectedTechnology = z.object({
@@ -67,7 +66,7 @@ export function techstackRoutes(deps: AppDeps) {
   ];
 }
 
-/** The techstack check with its errors mapped (also used by the audit). */
+/** The techstack check, refused with 503 while the fingerprint data is missing. */
 export async function runTechstack(deps: AppDeps, url: string, render = false) {
   await deps.techDetector.ready().catch((err: Error) => {
     deps.log.error({ err: err.message }, 'fingerprint data unavailable');
@@ -76,7 +75,5 @@ export async function runTechstack(deps: AppDeps, url: string, render = false) {
   return checkTechstack(
     { url, render, maxBytes: deps.config.ANALYSIS_MAX_BYTES, timeoutMs: deps.config.FETCH_TIMEOUT_MS },
     { http: deps.http, detector: deps.techDetector, browser: deps.browser },
-  ).catch((err: unknown) => {
-    throw targetHttpError(err, new URL(url).host);
-  });
+  );
 }
