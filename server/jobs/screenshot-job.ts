@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import type { Redis, RedisOptions } from 'ioredis';
 import { renderOwnerFor, runAsRenderOwner } from '../render/browser-pool.js';
-import { captureScreenshot } from '../render/screenshot.js';
+import { captureScreenshot, screenshotDeps } from '../render/screenshot.js';
 import { runJobOnce } from '../workers/job-run.js';
 import type { WorkerDeps } from '../workers/worker-deps.js';
 import { JobQueue, type JobFailure, type JobKind, type OwnedJobData } from './job-queue.js';
@@ -59,7 +59,7 @@ async function render(deps: WorkerDeps, job: Job<ScreenshotJobData>): Promise<Sc
   const shot = await runAsRenderOwner(renderOwnerFor(deps.config.RENDER_SHARE, key, 'queue'), () =>
     captureScreenshot(
       { url: d.url, format: d.format, width: d.width, height: d.height, fullPage: d.full_page, quality: 80, darkMode: false, delay: 0, blockAds: false },
-      { pool: deps.browser, policy: deps.http.policy, adBlocker: deps.adBlocker, renderTimeoutMs: deps.config.RENDER_TIMEOUT_MS },
+      screenshotDeps(deps),
     ),
   );
   return { job_id: job.id ?? '', url: d.url, image: shot.body.toString('base64'), format: d.format, width: d.width, height: d.height };

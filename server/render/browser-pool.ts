@@ -183,7 +183,7 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
         ready.page.on('error', () => (pageCrashed = true)); // the renderer died ("Page crashed!")
         const cdp = await ready.page.createCDPSession();
         await applyLeaseLook(cdp, leased, opts);
-        const dog = watchScript(cdp, scriptBudgetMs);
+        const dog = watchScript(cdp, scriptBudgetMs, ready.navigation);
         watchdog = dog;
         return Promise.race([fn(ready.page, { restartScriptBudget: () => dog.restart() }), dog.tripped]);
       })();

@@ -3,6 +3,7 @@ import { BadInputError, DomainError, TargetFailedError, TargetTimeoutError } fro
 import type { TargetPolicy } from '../net/target-policy.js';
 import type { AdBlocker } from './ad-blocker.js';
 import type { BrowserPool } from './browser-pool.js';
+import type { Config } from '../config.js';
 import { captureSettled, type ImageFormat, type Clip } from './capture.js';
 import { viewportPresets, type ViewportName } from './viewports.js';
 import { pause } from '../time-bounds.js';
@@ -48,6 +49,24 @@ export interface ScreenshotDeps {
   /** Cap of the whole render, on top of `delay`. @default 60000 */
   renderTimeoutMs?: number;
 }
+
+/** What an entry point (GET, batch, queue, diff) has, from which every screenshot gets the same settings. */
+export interface ScreenshotSources {
+  browser: BrowserPool;
+  http: { policy: TargetPolicy };
+  adBlocker: AdBlocker;
+  config: Pick<Config, 'FETCH_TIMEOUT_MS' | 'RENDER_TIMEOUT_MS' | 'SCREENSHOT_WAIT_FOR_MS'>;
+}
+
+/** One set of render settings for every entry point: the same waits whoever asks. */
+export const screenshotDeps = ({ browser, http, adBlocker, config }: ScreenshotSources): ScreenshotDeps => ({
+  pool: browser,
+  policy: http.policy,
+  adBlocker,
+  navigationTimeoutMs: config.FETCH_TIMEOUT_MS,
+  renderTimeoutMs: config.RENDER_TIMEOUT_MS,
+  waitForTimeoutMs: config.SCREENSHOT_WAIT_FOR_MS,
+});
 
 export interface ScreenshotResult {
   body: Buffer;
@@ -120,14 +139,18 @@ export const contentTypes = {
  */
 async function navigate(page: Page, url: string, timeoutMs: number): Promise<HTTPResponse | null> {
   let inflight = 0;
+  let answered = false;
   page.on('request', () => inflight++);
   page.on('requestfinished', () => inflight--);
   page.on('requestfailed', () => inflight--);
+  page.on('response', (res) => {
+    if (res.request().isNavigationRequest() && res.frame() === page.mainFrame()) answered = true;
+  });
   let response: HTTPResponse | null;
   try {
     response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
   } catch (err) {
-    throw navigationError(err, timeoutMs);
+    throw navigationError(err, new URL(url).host, timeoutMs, answered);
   }
   await page
     .waitForFunction(() => document.readyState === 'complete', { timeout: Math.min(timeoutMs, 15_000) })
@@ -137,11 +160,16 @@ async function navigate(page: Page, url: string, timeoutMs: number): Promise<HTT
   return response;
 }
 
-function navigationError(err: unknown, timeoutMs: number): DomainError {
+/** `host`: the target as the caller gave it; `answered`: its document's response had arrived. */
+function navigationError(err: unknown, host: string, timeoutMs: number, answered: boolean): DomainError {
   if (err instanceof DomainError) return err;
   const message = (err as Error).message ?? String(err);
   if ((err as Error).name === 'TimeoutError') {
-    return new TargetTimeoutError(`the target did not answer within ${timeoutMs} ms`);
+    return new TargetTimeoutError(
+      answered
+        ? `${host} answered, but its page did not finish loading within ${timeoutMs} ms (a very large or very slow document); try a lighter page`
+        : `${host} did not answer in time: timed out (no response within ${timeoutMs} ms)`,
+    );
   }
   const code = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
   if (code === 'ERR_TUNNEL_CONNECTION_FAILED' || code === 'ERR_ACCESS_DENIED') {

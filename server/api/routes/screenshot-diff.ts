@@ -3,6 +3,7 @@ import type { AppDeps } from '../deps.js';
 import { NotFoundError } from '../../errors/index.js';
 import { defineRoute, qUrl, errorResponse } from '../route.js';
 import { screenshotDiff } from '../../diff/screenshot-diff.js';
+import { screenshotDeps } from '../../render/screenshot.js';
 import { diffIdPattern, diffImageNames, newDiffId } from '../../diff/diff-store.js';
 
 
@@ -73,14 +74,7 @@ export function screenshotDiffRoutes(deps: AppDeps) {
             blockAds: body.block_ads,
             hideSelectors: body.hide_selectors,
           },
-          {
-            pool: deps.browser,
-            policy: deps.http.policy,
-            adBlocker: deps.adBlocker,
-            navigationTimeoutMs: c.FETCH_TIMEOUT_MS,
-            renderTimeoutMs: c.RENDER_TIMEOUT_MS,
-            waitForTimeoutMs: c.SCREENSHOT_WAIT_FOR_MS,
-          },
+          screenshotDeps(deps),
         );
         const id = newDiffId();
         await store.save(id, result.images);

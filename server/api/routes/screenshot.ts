@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { BadInputError, UnauthorizedError, httpReply } from '../../errors/index.js';
 import { defineRoute, qBool, qInt, qUrl, errorResponse } from '../route.js';
-import { captureScreenshot, type ScreenshotOptions } from '../../render/screenshot.js';
+import { captureScreenshot, screenshotDeps, type ScreenshotOptions } from '../../render/screenshot.js';
 import { viewportNames, viewportPresets } from '../../render/viewports.js';
 
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
@@ -92,15 +92,7 @@ const batchResult = z.object({
 });
 
 export function screenshotRoutes(deps: AppDeps) {
-  const render = (opts: ScreenshotOptions) =>
-    captureScreenshot(opts, {
-      pool: deps.browser,
-      policy: deps.http.policy,
-      adBlocker: deps.adBlocker,
-      navigationTimeoutMs: deps.config.FETCH_TIMEOUT_MS,
-      renderTimeoutMs: deps.config.RENDER_TIMEOUT_MS,
-      waitForTimeoutMs: deps.config.SCREENSHOT_WAIT_FOR_MS,
-    });
+  const render = (opts: ScreenshotOptions) => captureScreenshot(opts, screenshotDeps(deps));
 
   return [
     defineRoute({

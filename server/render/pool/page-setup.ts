@@ -2,6 +2,7 @@ import type { BrowserContext, CDPSession, HTTPRequest, HTTPResponse, Page } from
 import { DomainError, TargetFailedError, TargetRefusedError } from '../../errors/index.js';
 import type { SafetyProxy } from '../safety-proxy.js';
 import type { Instance } from './browsers.js';
+import type { MainNavigation } from './script-watchdog.js';
 
 /** A context and page ready for one render. */
 export interface Prepared {
@@ -9,6 +10,8 @@ export interface Prepared {
   page: Page;
   /** What the page's own navigations ran into; the lease reports it instead of the page's result. */
   guard: NavigationGuard;
+  /** Whether the main frame waits for the network now (the script budget does not count that time). */
+  navigation: MainNavigation;
 }
 
 /**
@@ -77,7 +80,21 @@ export async function newContextPage(
   // Without credentials, Chromium fails a Basic-auth challenge with ERR_INVALID_AUTH_CREDENTIALS
   // under interception; empty ones make it show the target's 401 page, which is what it serves.
   await page.authenticate({ username: '', password: '' });
-  return { context, page, guard };
+  return { context, page, guard, navigation: followMainNavigation(page) };
+}
+
+/** From a main-frame navigation request until the target answers, the request fails or the frame commits. */
+function followMainNavigation(page: Page): MainNavigation {
+  const state = { pending: false, epoch: 0 };
+  const set = (pending: boolean) => {
+    state.pending = pending;
+    state.epoch++;
+  };
+  page.on('request', (req: HTTPRequest) => isMainDocument(req, page) && set(true));
+  page.on('response', (res: HTTPResponse) => isMainDocument(res.request(), page) && set(false));
+  page.on('requestfailed', (req: HTTPRequest) => isMainDocument(req, page) && set(false));
+  page.on('framenavigated', (frame) => frame === page.mainFrame() && set(false));
+  return state;
 }
 
 async function guardNavigation(req: HTTPRequest, guard: NavigationGuard, checkTarget: (url: string) => Promise<unknown>) {

@@ -1,12 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Redis } from 'ioredis';
 import { freePort } from '../../support/service.js';
 import { until } from '../../support/wait.js';
 
 /**
- * A redis-server of the test's own on a free loopback port, without persistence, that the
- * test may stop and start again (on the same port). The shared Redis of the suite is never
- * touched.
+ * A redis-server of the test's own on a free loopback port that the test may stop and start
+ * again (on the same port): without persistence, or with `persist` an AOF in a temporary
+ * directory (as production runs it), so what was stored survives a restart. The shared Redis
+ * of the suite is never touched.
  */
 export interface OwnRedis {
   url: string;
@@ -21,12 +25,14 @@ export interface OwnRedis {
   close(): Promise<void>;
 }
 
-export async function startOwnRedis(): Promise<OwnRedis> {
+export async function startOwnRedis({ persist = false }: { persist?: boolean } = {}): Promise<OwnRedis> {
   const port = await freePort();
+  const dir = persist ? fs.mkdtempSync(path.join(os.tmpdir(), 'sitelens-redis-')) : undefined;
+  const storage = dir ? ['--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
   let child: ChildProcess | undefined;
 
   const start = async () => {
-    const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...storage], { stdio: 'ignore' });
     child = proc;
     await until(`redis-server on port ${port}`, async () => ((await answers(port)) ? true : undefined), 10_000);
   };
@@ -47,7 +53,10 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     start,
     freeze: () => child?.kill('SIGSTOP'),
     thaw: () => child?.kill('SIGCONT'),
-    close: stop,
+    close: async () => {
+      await stop();
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 
