@@ -27,7 +27,7 @@ import type { DeadLinkReport } from '../server/links/report.js';
 import { checkSite } from '../server/links/site-check.js';
 import { createSafeHttp } from '../server/net/safe-http.js';
 import { createTargetPolicy } from '../server/net/target-policy.js';
-import { createBrowserPool } from '../server/render/browser-pool.js';
+import { createBrowserPool, internalRenderOwner } from '../server/render/browser-pool.js';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -85,7 +85,7 @@ export async function run() {
   const net = createSafeHttp({ policy: createTargetPolicy('true'), connections: concurrency });
   const tabs = arg('tabs', 4); // the service's default BROWSER_CONCURRENCY
   const pool = createBrowserPool({ chromePath: CHROME, concurrency: tabs, queue: 64, recycleAfter: 10_000, timeoutMs: 60_000 });
-  const renderer = createBrowserRenderer(pool, net.policy, tabs);
+  const renderer = createBrowserRenderer(pool.as(internalRenderOwner), net.policy, tabs);
   const ours = (render: boolean) =>
     checkSite(
       { url: `${site.url}/`, mode: 'full', maxPages: Infinity, maxDurationMs: 300_000, render, fragments: 'warn', gate: {} },

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { createConfig } from '../server/config.js';
 import { createSafeHttp } from '../server/net/safe-http.js';
 import { createTargetPolicy } from '../server/net/target-policy.js';
-import { createBrowserPool } from '../server/render/browser-pool.js';
+import { createBrowserPool, internalRenderOwner } from '../server/render/browser-pool.js';
 import type { RawCategory, RawTechnology } from '../server/techstack/fingerprint-db.js';
 import { createTechDetector, type TechDetector } from '../server/techstack/tech-detector.js';
 import { checkTechstack } from '../server/techstack/techstack-check.js';
@@ -45,7 +45,7 @@ export async function run() {
   const http = createSafeHttp({ policy: createTargetPolicy('127.0.0.0/8') });
   const browser = createBrowserPool({ chromePath: config.CHROME_PATH, concurrency: 1, queue: 4, recycleAfter: 1000, timeoutMs: 60_000, warmSpare: false });
   const ours = async (url: string, mode: Mode, detector: TechDetector): Promise<Reading> => {
-    const r = await checkTechstack({ url, render: mode === 'render' }, { http, detector, browser });
+    const r = await checkTechstack({ url, render: mode === 'render' }, { http, detector, browser: browser.as(internalRenderOwner) });
     return reported(r.technologies);
   };
   const part = process.argv.includes('--pages') ? 'pages' : process.argv.includes('--tables') ? 'tables' : 'both';

@@ -16,6 +16,7 @@ import type { CompareReport } from '../server/compare/compare-report.js';
 import { htmlToImage } from '../server/render/html-to-image.js';
 import { renderPreviewReport } from '../server/report-markdown/preview-report.js';
 import { startPreviewFixture } from '../test/compare/preview-fixture.js';
+import { internalRenderOwner } from '../server/render/browser-pool.js';
 import { sharedBrowserPool } from '../test/support/browser.js';
 import { startTestService, type TestService } from '../test/support/service.js';
 import { until } from '../test/support/wait.js';
@@ -74,7 +75,7 @@ try {
   const html = `<!doctype html><html><head><meta charset="utf-8"><style>${styles}</style></head><body><div class="comment"><div class="head"><b>github-actions</b> bot commented</div><div class="body">${await marked.parse(markdown)}</div></div></body></html>`;
   const png = await htmlToImage(
     { html, width: 1060, height: 2400, format: 'png', scale: 1, quality: 90, darkMode: false },
-    { pool: svc.deps.browser, policy: svc.deps.http.policy },
+    { pool: svc.deps.browser.as(internalRenderOwner), policy: svc.deps.http.policy },
   );
   // The page is taller than the comment: keep the comment and a margin.
   await writeFile(out, await sharp(png).trim({ background: '#ffffff' }).extend({ top: 12, bottom: 12, left: 12, right: 12, background: '#ffffff' }).png().toBuffer());

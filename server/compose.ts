@@ -12,7 +12,7 @@ import { isLoopbackHost } from './net/address-class.js';
 import { connectRedis, type RedisHandle } from './store/redis.js';
 import { createTechDetector } from './techstack/tech-detector.js';
 import { loadTrustedCas } from './tls/trust-store.js';
-import { createBrowserPool, type BrowserPool } from './render/browser-pool.js';
+import { createBrowserPool, type BrowserPool, type RenderOwner } from './render/browser-pool.js';
 import { registerPoolMetrics } from './render/pool-metrics.js';
 import { createAdBlocker } from './render/ad-blocker.js';
 import { createChartRenderer } from './charts/chart-renderer.js';
@@ -112,16 +112,17 @@ export async function composeService(
 }
 
 /**
- * What the link checker needs, built once from the service's parts: every check of links
- * (the dead-link routes, a comparison's two sides) shares the result cache, the configured
- * concurrency and the browser, and a new dependency reaches them all from here.
+ * What the link checker needs, built from the service's parts in one place: every check of
+ * links (the dead-link routes, a comparison's two sides) shares the result cache, the
+ * configured concurrency and the browser, and a new dependency reaches them all from here.
+ * The pages it renders count against `owner`'s share of the browser.
  */
 export function linkDeps(
   config: Config,
   parts: { http: SafeHttp; browser: BrowserPool; documentExtractor: DocumentExtractor; cache: ResultCache },
-): LinkDeps {
+): (owner: RenderOwner) => LinkDeps {
   const { http } = parts;
-  return {
+  const shared: LinkDeps = {
     dispatcher: http.dispatcher,
     assertUrl: (u) => http.policy.assertUrl(u),
     assertResolvable: (u) => http.policy.assertResolvable(u),
@@ -129,9 +130,9 @@ export function linkDeps(
     timeoutMs: config.FETCH_TIMEOUT_MS,
     concurrency: config.LINK_CONCURRENCY,
     hostConcurrency: config.LINK_HOST_CONCURRENCY,
-    renderer: createBrowserRenderer(parts.browser, http.policy, config.BROWSER_CONCURRENCY),
     extract: (documents) => parts.documentExtractor.extract(documents),
   };
+  return (owner) => ({ ...shared, renderer: createBrowserRenderer(parts.browser.as(owner), http.policy, config.BROWSER_CONCURRENCY) });
 }
 
 export { createApp };

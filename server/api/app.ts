@@ -18,7 +18,7 @@ import { allRoutes } from './routes/index.js';
 import { swaggerAssets } from './routes/service.js';
 import { checkQueryNames, parseInput } from './validation.js';
 import { limitJsonDepth } from './json-depth.js';
-import { renderOwnerFor, runAsRenderOwner } from '../render/browser-pool.js';
+import { renderOwnerFor } from '../render/browser-pool.js';
 import type { KeyRecord } from '../keys/key-store.js';
 
 const NOTICE =
@@ -94,10 +94,9 @@ function mount(app: express.Express, spec: AnyRoute, deps: AppDeps) {
     if (charge) res.set(rateHeaders(charge.rate));
     if (!key && carriesNotice(spec)) addNotice(res);
 
-    // Renders started by the handler count against this caller's share of the browser.
     const owner = renderOwnerFor(deps.config.RENDER_SHARE, key, req.ip ?? 'unknown');
     try {
-      await runAsRenderOwner(owner, () => spec.handler({ query, body, params, key, req, res }));
+      await spec.handler({ query, body, params, key, owner, req, res });
     } catch (err) {
       // A refused target cost us nothing: the call is not charged to the caller's quota.
       if (charge && asDomainError(err) instanceof TargetRefusedError) {

@@ -7,7 +7,7 @@ import type { Mailer } from '../keys/mailer.js';
 import type { Limiter } from './limiter.js';
 import type { Metrics } from './metrics.js';
 import type { TechDetector } from '../techstack/tech-detector.js';
-import type { BrowserPool } from '../render/browser-pool.js';
+import type { BrowserPool, RenderOwner } from '../render/browser-pool.js';
 import type { AdBlocker } from '../render/ad-blocker.js';
 import type { ChartRenderer } from '../charts/chart-renderer.js';
 import type { DocumentExtractor } from '../links/extract-pool.js';
@@ -47,8 +47,8 @@ export interface AppDeps {
   compareJobs: CompareJobs;
   /** Webhook deliveries of every job kind and their records. */
   webhooks: Webhooks;
-  /** The link checker's dependencies (shared result cache, concurrency, renderer), built once in server/compose.ts. */
-  links: LinkDeps;
+  /** The link checker's dependencies (shared result cache, concurrency, renderer) for a caller whose renders count against `owner` (server/compose.ts). */
+  links(owner: RenderOwner): LinkDeps;
   /** Latest dead-link status per site (widget, badge). */
   siteStatuses: SiteStatusStore;
   /** Screenshot-diff images behind their URLs. */

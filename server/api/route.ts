@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ApiName } from './api-names.js';
 import type { LimitName } from './limit-rules.js';
 import type { KeyRecord } from '../keys/key-store.js';
+import type { RenderOwner } from '../render/browser-pool.js';
 
 /** How a route treats API keys. `optional`: works without, with stricter limits and `_notice`. */
 export type KeyRule = 'none' | 'optional' | 'required' | 'required-any-status';
@@ -32,6 +33,8 @@ export interface RouteInput<Q, B, P, K extends KeyRule = KeyRule> {
   body: B;
   params: P;
   key: KeyOf<K>;
+  /** Whose share of the browser this request's renders count against (`deps.browser.as(owner)`): its key, or its IP when keyless. */
+  owner: RenderOwner;
   req: Request;
   res: Response;
 }

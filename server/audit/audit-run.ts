@@ -1,5 +1,5 @@
 import type { SafeHttp } from '../net/safe-http.js';
-import type { BrowserPool } from '../render/browser-pool.js';
+import type { RenderPages } from '../render/browser-pool.js';
 import { settle, targetErrorOf } from '../errors/index.js';
 import { isFailure, type Part, type PartFailure } from '../errors/part-failure.js';
 import { checkPerf, type PerfReport } from '../perf/perf-check.js';
@@ -23,7 +23,7 @@ export interface AuditDeps {
   http: SafeHttp;
   detector: TechDetector;
   tlsCa?: readonly string[];
-  browser?: BrowserPool;
+  browser?: RenderPages;
 }
 
 export interface AuditReport {

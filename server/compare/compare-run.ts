@@ -6,7 +6,7 @@ import { checkSite, siteCheckDefaults, type LinkDeps } from '../links/site-check
 import type { SafeHttp } from '../net/safe-http.js';
 import { measurePerf } from '../perf/perf-check.js';
 import type { AdBlocker } from '../render/ad-blocker.js';
-import type { BrowserPool } from '../render/browser-pool.js';
+import type { RenderPages } from '../render/browser-pool.js';
 import { auditSeo } from '../seo/seo-audit.js';
 import type { TechDetector } from '../techstack/tech-detector.js';
 import { checkTechstack } from '../techstack/techstack-check.js';
@@ -18,7 +18,7 @@ import type { PerfSide, Part, SideResults, VisualResult } from './types.js';
 
 export interface CompareRunDeps {
   http: SafeHttp;
-  browser: BrowserPool;
+  browser: RenderPages;
   adBlocker: AdBlocker;
   detector: TechDetector;
   tlsCa?: readonly string[];

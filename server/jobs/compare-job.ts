@@ -5,7 +5,7 @@ import { buildReport, type CompareInput, type CompareReport, type HealthPoint } 
 import { runComparison, type CompareProgress } from '../compare/compare-run.js';
 import { diffRun } from '../compare/diff-run.js';
 import { trendChart } from '../compare/trend-chart.js';
-import { renderOwnerFor, runAsRenderOwner } from '../render/browser-pool.js';
+import { renderOwnerFor } from '../render/browser-pool.js';
 import { runJobOnce } from '../workers/job-run.js';
 import type { WorkerDeps } from '../workers/worker-deps.js';
 import { JobQueue, type JobFailure, type JobKind, type OwnedJobData } from './job-queue.js';
@@ -95,14 +95,14 @@ async function compare(deps: WorkerDeps, job: CompareJob): Promise<CompareOutcom
   const { input } = job.data;
   const c = deps.config;
   const started = new Date();
-  // The screenshots count against the owner's share of the browser, as a queued screenshot does.
+  // The renders count against the owner's share of the browser, as a queued screenshot's do.
   const owner = renderOwnerFor(c.RENDER_SHARE, await deps.keys.findByHash(job.data.owner), 'queue');
-  const run = await runAsRenderOwner(owner, () => runComparison(
+  const run = await runComparison(
     input,
     {
       http: deps.http,
-      links: deps.links,
-      browser: deps.browser,
+      links: deps.links(owner),
+      browser: deps.browser.as(owner),
       adBlocker: deps.adBlocker,
       detector: deps.techDetector,
       tlsCa: deps.tlsCa,
@@ -113,7 +113,7 @@ async function compare(deps: WorkerDeps, job: CompareJob): Promise<CompareOutcom
       maxBytes: c.ANALYSIS_MAX_BYTES,
     },
     (p) => job.updateProgress({ ...p }),
-  ));
+  );
   const report = buildReport(input, diffRun(input, run), started);
   const runs = await deps.compareJobs.record(job.data.owner, input.baseline_url, id, { at: report.completed_at, baseline: report.health.baseline, preview: report.health.preview });
   return { job_id: id, status: 'completed', report: { ...report, trend: { image_url: await trendImage(deps, job.data.trend_id, runs), runs } } };

@@ -1,7 +1,7 @@
 import type { HTTPRequest, Page } from 'puppeteer-core';
 import type { TargetPolicy } from '../net/target-policy.js';
 import { pause, timeBound } from '../time-bounds.js';
-import type { BrowserPool } from '../render/browser-pool.js';
+import type { RenderPages } from '../render/browser-pool.js';
 import { openRenderTabs, type RenderJob } from './render-tabs.js';
 import type { PageRenderer, RenderedPage } from './site-crawler.js';
 
@@ -40,7 +40,7 @@ const RENDER_PRIORITY = 50;
  * `location.replace`, `location.href =`) reports where to; the browser does not follow.
  * The pages of one crawl share a few tabs (`render-tabs.ts`).
  */
-export function createBrowserRenderer(pool: BrowserPool, policy: TargetPolicy, maxConcurrency: number): PageRenderer {
+export function createBrowserRenderer(pool: RenderPages, policy: TargetPolicy, maxConcurrency: number): PageRenderer {
   const freeSlots = () => {
     const { capacity, leased } = pool.stats();
     return capacity - leased;

@@ -1,7 +1,7 @@
 import type { Page } from 'puppeteer-core';
 import type { TargetPolicy } from '../net/target-policy.js';
 import { withTimeout } from '../time-bounds.js';
-import type { BrowserPool, Lease } from '../render/browser-pool.js';
+import type { RenderPages, Lease } from '../render/browser-pool.js';
 import type { FetchedPage, RenderedPage, RenderSession } from './site-crawler.js';
 
 /** Pages one tab renders before it gives its slot back, so other callers get their turn. */
@@ -31,7 +31,7 @@ interface Queued extends RenderJob {
  * again, so each page renders as in a fresh tab.
  */
 export function openRenderTabs(
-  pool: BrowserPool,
+  pool: RenderPages,
   policy: TargetPolicy,
   width: number,
   /** Pages the pool could open now: a tab beyond the first opens only into a free slot. */

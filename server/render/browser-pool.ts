@@ -4,14 +4,14 @@ import type { TargetPolicy } from '../net/target-policy.js';
 import { Browsers, type Instance } from './pool/browsers.js';
 import { applyLeaseLook, newContextPage, type LeaseLook, type Prepared } from './pool/page-setup.js';
 import { BrowserCrashedError, RenderTimeoutError, ScriptBudgetError } from './pool/pool-errors.js';
-import { currentRenderOwner, unowned, type RenderOwner } from './pool/render-owner.js';
+import type { RenderOwner } from './pool/render-owner.js';
 import { watchScript, type ScriptWatchdog } from './pool/script-watchdog.js';
 import { FairSlots } from './pool/slots.js';
 import { WarmSpare, type Spare } from './pool/warm-spare.js';
 import { startSafetyProxy, type HostOverride, type SafetyProxy } from './safety-proxy.js';
 import { timeBound } from '../time-bounds.js';
 
-export { renderOwnerFor, runAsRenderOwner, type RenderOwner } from './pool/render-owner.js';
+export { internalRenderOwner, renderOwnerFor, type RenderOwner } from './pool/render-owner.js';
 
 export interface BrowserPoolOptions {
   /** Chromium executable. @default /usr/bin/chromium */
@@ -45,13 +45,16 @@ export interface BrowserPoolDeps {
   hostOverride?: HostOverride;
 }
 
-export interface LeaseOptions extends LeaseLook {
+export interface PageOptions extends LeaseLook {
   /** Target-safety rules every request of the page must pass. */
   policy: TargetPolicy;
   /** Cap of this lease in ms; defaults to the pool's. */
   timeoutMs?: number;
-  /** Whose share the render counts against; defaults to the request's or job's (`runAsRenderOwner`). */
-  owner?: RenderOwner;
+}
+
+export interface LeaseOptions extends PageOptions {
+  /** Whose share of the pool the render counts against (fairness between callers). */
+  owner: RenderOwner;
 }
 
 export interface PoolStats {
@@ -76,7 +79,23 @@ export interface Lease {
   restartScriptBudget(): Promise<void>;
 }
 
+/**
+ * The pool's pages as one owner leases them: what domain code renders with. Built by the
+ * caller that knows whose work it is (a request's key or IP, a job's key), so every render
+ * counts against the right share.
+ */
+export interface RenderPages {
+  // A property, not a method: its parameters are checked strictly, so the whole pool (whose
+  // leases need an owner) cannot pass for an owner's pages.
+  withPage: <T>(opts: PageOptions, fn: (page: Page, lease: Lease) => Promise<T>) => Promise<T>;
+  /** See `BrowserPool.checkTarget`. */
+  checkTarget(policy: TargetPolicy, url: string): Promise<URL>;
+  stats(): PoolStats;
+}
+
 export interface BrowserPool {
+  /** The pool's pages leased on behalf of `owner`. */
+  as(owner: RenderOwner): RenderPages;
   /**
    * Leases an isolated incognito context + page, runs `fn`, and always closes the context.
    * All page traffic goes through the target-safety proxy for `opts.policy`.
@@ -150,7 +169,7 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
 
   async function withPage<T>(opts: LeaseOptions, fn: (page: Page, lease: Lease) => Promise<T>): Promise<T> {
     const timeoutMs = opts.timeoutMs ?? options.timeoutMs;
-    const owner = opts.owner ?? currentRenderOwner() ?? unowned;
+    const { owner } = opts;
     // A fitting spare comes with its slot, when the owner's share allows one more; otherwise wait for one.
     const claimed: Spare | undefined = warm.claim(opts.policy, () => slots.adopt(owner));
     if (!claimed) await slots.acquire(owner);
@@ -221,13 +240,16 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
     }
   }
 
+  const stats = (): PoolStats => {
+    const s = slots.stats();
+    return { open: pages, leased: s.active - (warm.present ? 1 : 0), queued: s.queued, capacity: s.capacity, renders, launches: browsers.launches, spare: warm.present ? 1 : 0 };
+  };
+
   return {
+    as: (owner) => ({ withPage: (opts, fn) => withPage({ ...opts, owner }, fn), checkTarget, stats }),
     withPage,
     checkTarget,
-    stats: () => {
-      const s = slots.stats();
-      return { open: pages, leased: s.active - (warm.present ? 1 : 0), queued: s.queued, capacity: s.capacity, renders, launches: browsers.launches, spare: warm.present ? 1 : 0 };
-    },
+    stats,
     browserPid: () => browsers.pid(),
     async close() {
       slots.close();

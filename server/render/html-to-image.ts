@@ -1,5 +1,5 @@
 import type { TargetPolicy } from '../net/target-policy.js';
-import type { BrowserPool } from './browser-pool.js';
+import type { RenderPages } from './browser-pool.js';
 import { captureSettled, type ImageFormat } from './capture.js';
 
 export interface HtmlToImageOptions {
@@ -18,7 +18,7 @@ export interface HtmlToImageOptions {
 }
 
 export interface HtmlToImageDeps {
-  pool: BrowserPool;
+  pool: RenderPages;
   /** Rules for what the HTML may load (fonts, images); file: and private addresses never. */
   policy: TargetPolicy;
   /** Cap of loading the HTML's resources. @default 15000 */

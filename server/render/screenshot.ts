@@ -2,7 +2,7 @@ import type { HTTPResponse, Page } from 'puppeteer-core';
 import { BadInputError, DomainError, TargetFailedError, TargetTimeoutError } from '../errors/index.js';
 import type { TargetPolicy } from '../net/target-policy.js';
 import type { AdBlocker } from './ad-blocker.js';
-import type { BrowserPool } from './browser-pool.js';
+import type { BrowserPool, RenderOwner, RenderPages } from './browser-pool.js';
 import type { Config } from '../config.js';
 import { captureSettled, type ImageFormat, type Clip } from './capture.js';
 import { viewportPresets, type ViewportName } from './viewports.js';
@@ -39,7 +39,7 @@ export interface ScreenshotOptions {
 }
 
 export interface ScreenshotDeps {
-  pool: BrowserPool;
+  pool: RenderPages;
   policy: TargetPolicy;
   adBlocker: AdBlocker;
   /** Longest wait for the page's first document. @default 30000 */
@@ -58,9 +58,9 @@ export interface ScreenshotSources {
   config: Pick<Config, 'FETCH_TIMEOUT_MS' | 'RENDER_TIMEOUT_MS' | 'SCREENSHOT_WAIT_FOR_MS'>;
 }
 
-/** One set of render settings for every entry point: the same waits whoever asks. */
-export const screenshotDeps = ({ browser, http, adBlocker, config }: ScreenshotSources): ScreenshotDeps => ({
-  pool: browser,
+/** One set of render settings for every entry point: the same waits whoever asks; the render counts against `owner`'s share. */
+export const screenshotDeps = ({ browser, http, adBlocker, config }: ScreenshotSources, owner: RenderOwner): ScreenshotDeps => ({
+  pool: browser.as(owner),
   policy: http.policy,
   adBlocker,
   navigationTimeoutMs: config.FETCH_TIMEOUT_MS,

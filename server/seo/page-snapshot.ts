@@ -1,7 +1,7 @@
 import type { CDPSession, Page } from 'puppeteer-core';
 import { BadInputError } from '../errors/index.js';
 import type { SafeHttp } from '../net/safe-http.js';
-import type { BrowserPool } from '../render/browser-pool.js';
+import type { RenderPages } from '../render/browser-pool.js';
 import { watchDocumentHeaders } from '../techstack/browser-signals.js';
 import { fetchPage } from '../techstack/page-fetch.js';
 
@@ -56,7 +56,7 @@ export async function fetchSnapshot(opts: LoadOptions, http: SafeHttp): Promise<
 }
 
 /** Loads the page in Chromium (the pool and its safety proxy) and snapshots the DOM after scripts ran. */
-export async function renderSnapshot(opts: LoadOptions, browser: BrowserPool, http: SafeHttp): Promise<PageSnapshot> {
+export async function renderSnapshot(opts: LoadOptions, browser: RenderPages, http: SafeHttp): Promise<PageSnapshot> {
   return browser.withPage({ policy: http.policy, timeoutMs: opts.timeoutMs + 5_000 }, async (page) => {
     const documentHeaders = await watchDocumentHeaders(page);
     const response = await page.goto(opts.url, { waitUntil: 'load', timeout: opts.timeoutMs });

@@ -1,7 +1,7 @@
 import * as cheerio from 'cheerio';
 import { targetError } from '../errors/index.js';
 import type { SafeHttp } from '../net/safe-http.js';
-import type { BrowserPool } from '../render/browser-pool.js';
+import type { RenderPages } from '../render/browser-pool.js';
 import { fetchPage } from '../techstack/page-fetch.js';
 import type { SeoCheck } from './check-result.js';
 import { gatherArtifacts } from './page-artifacts.js';
@@ -21,7 +21,7 @@ export interface SeoOptions {
 
 export interface SeoDeps {
   http: SafeHttp;
-  browser?: BrowserPool;
+  browser?: RenderPages;
 }
 
 export interface SeoReport {

@@ -1,6 +1,6 @@
 import { targetError } from '../errors/index.js';
 import type { SafeHttp } from '../net/safe-http.js';
-import type { BrowserPool } from '../render/browser-pool.js';
+import type { RenderPages } from '../render/browser-pool.js';
 import { browserSignals } from './browser-signals.js';
 import { certIssuerOf } from './cert-issuer.js';
 import type { FingerprintDb } from './fingerprint-db.js';
@@ -44,7 +44,7 @@ export async function checkTechstack(
   deps: {
     http: SafeHttp;
     detector: TechDetector;
-    browser?: BrowserPool;
+    browser?: RenderPages;
     /** The issuer of `opts.url`'s certificate when the caller reads it anyway (the audit's TLS check): no second handshake. */
     certIssuer?: Promise<string[]>;
   },
@@ -88,7 +88,7 @@ export function headerRecord(headers: Headers): Record<string, string> {
 /** The page's signals, from Chromium with `render` (and a browser), else from one fetch. */
 async function readPage(
   opts: TechstackOptions,
-  deps: { http: SafeHttp; browser?: BrowserPool },
+  deps: { http: SafeHttp; browser?: RenderPages },
   db: FingerprintDb,
   timeoutMs: number,
 ): Promise<{ finalUrl: string; status: number; headers: Headers; signals: PageSignals }> {

@@ -3,7 +3,7 @@ import type { KeyStore } from '../keys/key-store.js';
 import type { Logger } from '../log.js';
 import type { SafeHttp } from '../net/safe-http.js';
 import type { AdBlocker } from '../render/ad-blocker.js';
-import type { BrowserPool } from '../render/browser-pool.js';
+import type { BrowserPool, RenderOwner } from '../render/browser-pool.js';
 import type { ChartRenderer } from '../charts/chart-renderer.js';
 import type { DiffStore } from '../diff/diff-store.js';
 import type { CompareJobs } from '../jobs/compare-job.js';
@@ -30,6 +30,6 @@ export interface WorkerDeps {
   tlsCa: readonly string[];
   diffs: DiffStore;
   charts: ChartRenderer;
-  /** The link checker's dependencies as GET /api/deadlinks has them: one result cache, the configured concurrency. */
-  links: LinkDeps;
+  /** The link checker's dependencies as GET /api/deadlinks has them (one result cache, the configured concurrency), for a job's owner. */
+  links(owner: RenderOwner): LinkDeps;
 }

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../support/service.js';
+import { internalRenderOwner } from '../../server/render/browser-pool.js';
 
 /** WCAG 2 contrast ratio of two `rgb(…)` colours. */
 function contrast(a: string, b: string): number {
@@ -21,7 +22,7 @@ describe('the docs page in Chromium', function () {
   after(async () => svc?.close());
 
   it('GET /, loads with no failed request, a favicon, and readable version pills', async () => {
-    const seen = await svc.deps.browser.withPage({ policy: svc.deps.http.policy, timeoutMs: 30_000 }, async (page) => {
+    const seen = await svc.deps.browser.withPage({ owner: internalRenderOwner, policy: svc.deps.http.policy, timeoutMs: 30_000 }, async (page) => {
       const failed: string[] = [];
       page.on('response', (r) => {
         if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);

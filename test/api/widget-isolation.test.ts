@@ -3,6 +3,7 @@ import pixelmatch from 'pixelmatch';
 import sharp from 'sharp';
 import { html, startFixtureSite } from '../analysis/support/fixture-site.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { internalRenderOwner } from '../../server/render/browser-pool.js';
 
 /**
  * A page whose global stylesheet restyles everything it can reach, with `!important`: the
@@ -51,7 +52,7 @@ describe('widget.js isolation from the host page\'s CSS', function () {
 
   /** The widget's box as rendered on `path`: decoded RGBA pixels and size. */
   const widgetBox = (path: string) =>
-    svc.deps.browser.withPage({ policy: svc.deps.http.policy, timeoutMs: 30_000 }, async (page) => {
+    svc.deps.browser.withPage({ owner: internalRenderOwner, policy: svc.deps.http.policy, timeoutMs: 30_000 }, async (page) => {
       await page.setViewport({ width: 900, height: 700, deviceScaleFactor: 1 });
       await page.goto(`${pages}${path}`, { waitUntil: 'load' });
       await page.waitForFunction(

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../support/service.js';
 import { html, serve, status, type FixtureServer } from './fixture-site.js';
+import { internalRenderOwner } from '../../server/render/browser-pool.js';
 
 describe('dead-link widget, status endpoint and badge', () => {
   let svc: TestService;
@@ -49,7 +50,7 @@ describe('dead-link widget, status endpoint and badge', () => {
   for (const theme of ['light', 'dark'] as const) {
     it(`widget.js, embedded in a page with hostile CSS, renders the status in its shadow root (${theme} theme)`, async function () {
       this.timeout(30_000);
-      const seen = await svc.deps.browser.withPage({ policy: svc.deps.http.policy, timeoutMs: 20_000 }, async (page) => {
+      const seen = await svc.deps.browser.withPage({ owner: internalRenderOwner, policy: svc.deps.http.policy, timeoutMs: 20_000 }, async (page) => {
         await page.goto(`${host.url}/${theme}`, { waitUntil: 'load' });
         await page.waitForFunction(
           () => document.querySelector('.sitelens-deadlinks-widget')?.shadowRoot?.querySelector('.score')?.textContent !== '…',

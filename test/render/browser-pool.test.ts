@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import sharp from 'sharp';
 import { DomainError, TargetRefusedError } from '../../server/errors/index.js';
-import { createBrowserPool, type BrowserPool } from '../../server/render/browser-pool.js';
+import { createBrowserPool, internalRenderOwner, type BrowserPool } from '../../server/render/browser-pool.js';
 import { createTargetPolicy } from '../../server/net/target-policy.js';
 import { sharedBrowserPool } from '../support/browser.js';
 import { startFixtureServer } from '../support/fixture-server.js';
@@ -48,7 +48,7 @@ describe('browser pool', function () {
     let maxOpen = 0;
     const titles = await Promise.all(
       Array.from({ length: 20 }, () =>
-        pool.withPage({ policy: open }, async (page) => {
+        pool.withPage({ owner: internalRenderOwner, policy: open }, async (page) => {
           maxOpen = Math.max(maxOpen, pool.stats().open);
           await page.goto(`${site.url}/`);
           return page.title();
@@ -63,9 +63,9 @@ describe('browser pool', function () {
   it('withPage, when 4 pages are busy and 16 wait, refuses the next with 429 and Retry-After', async () => {
     let releaseAll!: () => void;
     const gate = new Promise<void>((r) => (releaseAll = r));
-    const busy = Array.from({ length: 20 }, () => pool.withPage({ policy: open }, () => gate));
+    const busy = Array.from({ length: 20 }, () => pool.withPage({ owner: internalRenderOwner, policy: open }, () => gate));
     await until('16 renders waiting', () => (pool.stats().queued === 16 ? true : undefined));
-    const err = await pool.withPage({ policy: open }, async () => 'never').catch((e: unknown) => e);
+    const err = await pool.withPage({ owner: internalRenderOwner, policy: open }, async () => 'never').catch((e: unknown) => e);
     releaseAll();
     await Promise.all(busy);
     expect(err).to.be.instanceOf(DomainError);
@@ -73,14 +73,15 @@ describe('browser pool', function () {
     expect((err as DomainError).headers['Retry-After']).to.match(/^\d+$/);
   });
 
-  it('withPage, with one owner holding its share of slots, renders another owner\'s page at once', async () => {
+  it('as(owner).withPage, with one owner holding its share of slots, renders another owner\'s page at once', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const busy = { id: 'key:busy', cap: 2 };
-    const held = Array.from({ length: 4 }, () => pool.withPage({ policy: open, owner: busy }, () => gate));
+    // The owner's pages, as domain code gets them: every lease counts against its share.
+    const busy = pool.as({ id: 'key:busy', cap: 2 });
+    const held = Array.from({ length: 4 }, () => busy.withPage({ policy: open }, () => gate));
     await new Promise((r) => setImmediate(r));
     expect(pool.stats()).to.include({ queued: 2 });
-    const title = await pool.withPage({ policy: open, owner: { id: 'key:calm', cap: 2 } }, async (page) => {
+    const title = await pool.as({ id: 'key:calm', cap: 2 }).withPage({ policy: open }, async (page) => {
       await page.goto(`${site.url}/`);
       return page.title();
     });
@@ -105,7 +106,7 @@ describe('browser pool', function () {
   });
 
   it('withPage, when the page calls alert(), dismisses the dialog and renders', async () => {
-    const text = await pool.withPage({ policy: open }, async (page) => {
+    const text = await pool.withPage({ owner: internalRenderOwner, policy: open }, async (page) => {
       await page.setContent('<p id="p">before</p><script>alert("hi"); document.getElementById("p").textContent = "after";</script>');
       return page.$eval('#p', (p) => p.textContent);
     });
@@ -114,19 +115,19 @@ describe('browser pool', function () {
 
   it('withPage, when the page never loads, fails with 504 and closes the page', async () => {
     const err = await pool
-      .withPage({ policy: open, timeoutMs: 1_500 }, (page) => page.goto(`${site.url}/hang`, { timeout: 0 }))
+      .withPage({ owner: internalRenderOwner, policy: open, timeoutMs: 1_500 }, (page) => page.goto(`${site.url}/hang`, { timeout: 0 }))
       .catch((e: unknown) => e);
     expect((err as DomainError).status).to.equal(504);
     expect(pool.stats()).to.include({ open: 0, leased: 0 });
   });
 
   it('withPage, after the browser process is killed, relaunches and renders', async () => {
-    await pool.withPage({ policy: open }, async (page) => page.goto(`${site.url}/`));
+    await pool.withPage({ owner: internalRenderOwner, policy: open }, async (page) => page.goto(`${site.url}/`));
     const pid = pool.browserPid();
     expect(pid).to.be.a('number');
     process.kill(pid!, 'SIGKILL');
     await until('the pool to notice', () => (pool.browserPid() === undefined ? true : undefined));
-    const title = await pool.withPage({ policy: open }, async (page) => {
+    const title = await pool.withPage({ owner: internalRenderOwner, policy: open }, async (page) => {
       await page.goto(`${site.url}/`);
       return page.title();
     });
@@ -135,7 +136,7 @@ describe('browser pool', function () {
   });
 
   it('withPage, render after render, shares no cookies or storage, also through the warm spare page', async () => {
-    await pool.withPage({ policy: open }, async (page) => {
+    await pool.withPage({ owner: internalRenderOwner, policy: open }, async (page) => {
       await page.goto(`${site.url}/`);
       await page.evaluate(() => {
         document.cookie = 'session=secret; max-age=3600';
@@ -143,7 +144,7 @@ describe('browser pool', function () {
       });
     });
     await until('the pool to prepare its spare while idle', () => (pool.stats().spare === 1 ? true : undefined));
-    const seen = await pool.withPage({ policy: open }, async (page) => {
+    const seen = await pool.withPage({ owner: internalRenderOwner, policy: open }, async (page) => {
       await page.goto(`${site.url}/`);
       return page.evaluate(() => ({ cookie: document.cookie, token: localStorage.getItem('token') }));
     });
@@ -153,7 +154,7 @@ describe('browser pool', function () {
   it('withPage, after recycleAfter renders, moves to a fresh browser and closes the old one', async () => {
     const small = createBrowserPool({ chromePath: '/usr/bin/chromium', concurrency: 2, queue: 4, recycleAfter: 2, timeoutMs: 20_000 });
     try {
-      const render = () => small.withPage({ policy: open }, async (page) => (await page.goto(`${site.url}/`))?.status());
+      const render = () => small.withPage({ owner: internalRenderOwner, policy: open }, async (page) => (await page.goto(`${site.url}/`))?.status());
       expect(await render()).to.equal(200);
       const first = small.browserPid();
       expect(await render()).to.equal(200);
@@ -182,16 +183,16 @@ describe('browser pool', function () {
     const policy = createTargetPolicy('127.0.0.2');
     try {
       // Control: with every address allowed, the same page does reach the private server.
-      await sharedBrowserPool().withPage({ policy: open }, (page) => page.goto(`${publicSite.url}/`, { waitUntil: 'networkidle0' }));
+      await sharedBrowserPool().withPage({ owner: internalRenderOwner, policy: open }, (page) => page.goto(`${publicSite.url}/`, { waitUntil: 'networkidle0' }));
       expect(privateSite.hits).to.include.members(['/img.png', '/frame', '/fetch']);
       privateSite.hits.length = 0;
 
-      await sharedBrowserPool().withPage({ policy }, (page) => page.goto(`${publicSite.url}/`, { waitUntil: 'networkidle0' }));
+      await sharedBrowserPool().withPage({ owner: internalRenderOwner, policy }, (page) => page.goto(`${publicSite.url}/`, { waitUntil: 'networkidle0' }));
       expect(privateSite.hits).to.deep.equal([]);
       expect(publicSite.hits).to.include('/');
       // The page itself navigating to a private address fails the lease as fetch mode would.
       const nav = await sharedBrowserPool()
-        .withPage({ policy }, async (page) => {
+        .withPage({ owner: internalRenderOwner, policy }, async (page) => {
           await page.goto(`${publicSite.url}/`);
           return page.goto(`${priv}/secret`);
         })
@@ -210,7 +211,7 @@ describe('browser pool', function () {
     const tmpPng = path.join(os.tmpdir(), `pool-file-${process.pid}.png`);
     await sharp({ create: { width: 8, height: 8, channels: 3, background: '#f00' } }).png().toFile(tmpPng);
     try {
-      const width = await sharedBrowserPool().withPage({ policy: open }, async (page) => {
+      const width = await sharedBrowserPool().withPage({ owner: internalRenderOwner, policy: open }, async (page) => {
         await page.setContent(`<img id="f" src="file://${tmpPng}">`, { waitUntil: 'load' });
         return page.$eval('#f', (img) => (img as HTMLImageElement).naturalWidth);
       });

@@ -60,10 +60,10 @@ export function auditRoutes(deps: AppDeps) {
         200: { description: 'The audit bundle', content: { 'application/json': auditReport } },
         ...targetFailures({ 502: errorResponse('The page cannot be fetched at all'), 504: errorResponse('The page timed out') }),
       },
-      async handler({ query, res }) {
+      async handler({ query, owner, res }) {
         const report = await runAudit(
           { url: query.url, seo: query.seo, timeoutMs: deps.config.FETCH_TIMEOUT_MS, maxBytes: deps.config.ANALYSIS_MAX_BYTES },
-          { http: deps.http, detector: deps.techDetector, tlsCa: deps.tlsCa, browser: deps.browser },
+          { http: deps.http, detector: deps.techDetector, tlsCa: deps.tlsCa, browser: deps.browser.as(owner) },
         );
         res.json(report);
       },

@@ -6,7 +6,6 @@ import { linkFilters, sendReport } from './deadlinks-output.js';
 import { deadlinkReport } from './deadlinks-schemas.js';
 import { checkDocuments } from '../../links/documents-check.js';
 import { documentBytes, documentLimits, type DocumentInput } from '../../links/document-input.js';
-import type { LinkDeps } from '../../links/site-check.js';
 import type { KeyRecord } from '../../keys/key-store.js';
 
 const limitsText = Object.entries(documentLimits)
@@ -14,7 +13,7 @@ const limitsText = Object.entries(documentLimits)
   .join(', ');
 
 /** POST /api/deadlinks/documents: a repository's own Markdown and HTML files. */
-export function deadlinkDocumentRoutes(deps: AppDeps, linkDeps: LinkDeps) {
+export function deadlinkDocumentRoutes(deps: AppDeps) {
   return [
     defineRoute({
       api: 'deadlinks',
@@ -35,7 +34,7 @@ export function deadlinkDocumentRoutes(deps: AppDeps, linkDeps: LinkDeps) {
         413: errorResponse('Too many documents or bytes for the tier (the body also has `limit: {max_documents, max_bytes}`), or a body over the transport limit'),
         429: errorResponse('Rate limit exceeded (keyless: 1 check per 30 minutes per IP)'),
       },
-      async handler({ body, key, res }) {
+      async handler({ body, key, owner, res }) {
         enforceLimits(body.documents, key);
         const report = await checkDocuments(
           {
@@ -52,7 +51,7 @@ export function deadlinkDocumentRoutes(deps: AppDeps, linkDeps: LinkDeps) {
             signal: abortOnClose(res),
             ...linkFilters(body),
           },
-          linkDeps,
+          deps.links(owner),
         );
         sendReport(res, body.format, report);
       },

@@ -10,7 +10,8 @@ import { deadlinkReport, deadlinksQuery, siteStatus, statusQuery } from './deadl
 import { renderBadge } from '../../links/badge.js';
 import { checkReadme } from '../../links/github-readme.js';
 import type { DeadLinkReport } from '../../links/report.js';
-import { checkSite } from '../../links/site-check.js';
+import { checkSite, type LinkDeps } from '../../links/site-check.js';
+import type { RenderOwner } from '../../render/browser-pool.js';
 import type { CrawlProgress } from '../../links/site-crawler.js';
 import type { SiteStatus } from '../../links/site-status.js';
 import { widgetScript } from '../../public/widget.js';
@@ -22,9 +23,9 @@ type Query = z.infer<typeof deadlinksQuery>;
 export function deadlinkRoutes(deps: AppDeps) {
   const c = deps.config;
   const statuses = deps.siteStatuses;
-  const linkDeps = deps.links;
 
-  const run = async (q: Query, onProgress?: (p: CrawlProgress) => void, signal?: AbortSignal): Promise<DeadLinkReport> => {
+  /** One check; `linkDeps` carries the caller's share of the browser. */
+  const run = async (q: Query, linkDeps: LinkDeps, onProgress?: (p: CrawlProgress) => void, signal?: AbortSignal): Promise<DeadLinkReport> => {
     const gate = { threshold: q.threshold, maxBroken: q.max_broken };
     const filters = linkFilters(q);
     if (q.github) {
@@ -43,7 +44,7 @@ export function deadlinkRoutes(deps: AppDeps) {
   };
 
   /** The cached status of a site; on a miss one quick check, shared by concurrent visitors and limited per IP. */
-  const statusOf = async (url: string, ip: string): Promise<SiteStatus & { cached: boolean }> => {
+  const statusOf = async (url: string, ip: string, owner: RenderOwner): Promise<SiteStatus & { cached: boolean }> => {
     const cached = await statuses.load(url);
     if (cached) return { ...cached, cached: true };
     if (!(await statuses.allowFreshCheck(ip, c.LINK_STATUS_CHECKS_PER_HOUR))) {
@@ -51,7 +52,7 @@ export function deadlinkRoutes(deps: AppDeps) {
     }
     if (await statuses.lock(url, 60)) {
       try {
-        await run({ url, mode: 'quick', max_pages: 1, max_duration: 20, format: 'json', fragments: 'warn', render: false, exclude: undefined, accept: undefined });
+        await run({ url, mode: 'quick', max_pages: 1, max_duration: 20, format: 'json', fragments: 'warn', render: false, exclude: undefined, accept: undefined }, deps.links(owner));
       } finally {
         await statuses.unlock(url);
       }
@@ -66,7 +67,7 @@ export function deadlinkRoutes(deps: AppDeps) {
   const badgeUrl = (url: string) => `${c.baseUrl}/api/deadlinks/badge?url=${encodeURIComponent(url)}`;
 
   return [
-    ...deadlinkDocumentRoutes(deps, linkDeps),
+    ...deadlinkDocumentRoutes(deps),
     defineRoute({
       api: 'deadlinks',
       method: 'get',
@@ -94,9 +95,10 @@ export function deadlinkRoutes(deps: AppDeps) {
         502: errorResponse('The url (or the GitHub API) could not be reached'),
         504: errorResponse('The url timed out'),
       },
-      async handler({ query, req, res }) {
-        if (wantsStream(req)) return stream(req, res, query, run);
-        const report = await run(query);
+      async handler({ query, owner, req, res }) {
+        const linkDeps = deps.links(owner);
+        if (wantsStream(req)) return stream(req, res, query, (q, onProgress, signal) => run(q, linkDeps, onProgress, signal));
+        const report = await run(query, linkDeps);
         sendReport(res, query.format, report);
       },
     }),
@@ -114,8 +116,8 @@ export function deadlinkRoutes(deps: AppDeps) {
         429: errorResponse('Too many uncached checks from this address'),
         502: errorResponse('The url could not be checked'),
       },
-      async handler({ query, req, res }) {
-        const status = await statusOf(query.url, req.ip ?? 'unknown');
+      async handler({ query, owner, req, res }) {
+        const status = await statusOf(query.url, req.ip ?? 'unknown', owner);
         res.set('Cache-Control', 'public, max-age=300').json({ ...status, badge_url: badgeUrl(query.url) });
       },
     }),
@@ -128,8 +130,8 @@ export function deadlinkRoutes(deps: AppDeps) {
       key: 'none',
       query: statusQuery,
       responses: { 200: { description: 'SVG image', content: { 'image/svg+xml': 'text' } }, 400: errorResponse('Invalid url') },
-      async handler({ query, req, res }) {
-        const status = await statusOf(query.url, req.ip ?? 'unknown').catch(() => null);
+      async handler({ query, owner, req, res }) {
+        const status = await statusOf(query.url, req.ip ?? 'unknown', owner).catch(() => null);
         res.set('Cache-Control', 'public, max-age=300').type('image/svg+xml').send(renderBadge(status ? status.health_score : null));
       },
     }),

@@ -38,12 +38,12 @@ export function html2imageRoutes(deps: AppDeps) {
         415: errorResponse('Content-Type is not text/html'),
         429: errorResponse('Rate limit exceeded'),
       },
-      async handler({ query: q, body, res }) {
+      async handler({ query: q, body, owner, res }) {
         const html = typeof body === 'string' ? body : '';
         if (!html.trim()) throw new BadInputError('the request body must be the HTML to render (Content-Type: text/html)');
         const image = await htmlToImage(
           { html, width: q.width, height: q.height, format: q.format, scale: q.scale, quality: q.quality, darkMode: q.dark_mode },
-          { pool: deps.browser, policy: deps.http.policy, loadTimeoutMs: deps.config.FETCH_TIMEOUT_MS },
+          { pool: deps.browser.as(owner), policy: deps.http.policy, loadTimeoutMs: deps.config.FETCH_TIMEOUT_MS },
         );
         res.set('Cache-Control', 'no-store').type(contentTypes[q.format]).send(image);
       },

@@ -61,7 +61,7 @@ export function screenshotDiffRoutes(deps: AppDeps) {
         502: errorResponse('A target unreachable (the message names baseline_url or candidate_url)'),
         504: errorResponse('A target timed out'),
       },
-      async handler({ body, res }) {
+      async handler({ body, owner, res }) {
         const result = await screenshotDiff(
           {
             baselineUrl: body.baseline_url,
@@ -74,7 +74,7 @@ export function screenshotDiffRoutes(deps: AppDeps) {
             blockAds: body.block_ads,
             hideSelectors: body.hide_selectors,
           },
-          screenshotDeps(deps),
+          screenshotDeps(deps, owner),
         );
         const id = newDiffId();
         await store.save(id, result.images);

@@ -3,6 +3,7 @@ import type { AppDeps } from '../deps.js';
 import { BadInputError, UnauthorizedError, httpReply } from '../../errors/index.js';
 import { defineRoute, qBool, qInt, qUrl, errorResponse } from '../route.js';
 import { captureScreenshot, screenshotDeps, type ScreenshotOptions } from '../../render/screenshot.js';
+import type { RenderOwner } from '../../render/browser-pool.js';
 import { viewportNames, viewportPresets } from '../../render/viewports.js';
 
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
@@ -92,7 +93,7 @@ const batchResult = z.object({
 });
 
 export function screenshotRoutes(deps: AppDeps) {
-  const render = (opts: ScreenshotOptions) => captureScreenshot(opts, screenshotDeps(deps));
+  const render = (owner: RenderOwner, opts: ScreenshotOptions) => captureScreenshot(opts, screenshotDeps(deps, owner));
 
   return [
     defineRoute({
@@ -129,12 +130,12 @@ export function screenshotRoutes(deps: AppDeps) {
         502: errorResponse('Target unreachable'),
         504: errorResponse('Target timed out'),
       },
-      async handler({ query: q, key, res }) {
+      async handler({ query: q, key, owner, res }) {
         if ((q.http_username || q.http_password) && !key) {
           throw new UnauthorizedError('http_username and http_password require an API key; create one with POST /api/keys');
         }
         if (!key && q.delay > 10_000) throw new BadInputError('delay must be at most 10000 without an API key (30000 with one)');
-        const shot = await render({
+        const shot = await render(owner, {
           url: q.url,
           viewport: q.viewport,
           width: q.width,
@@ -179,12 +180,12 @@ export function screenshotRoutes(deps: AppDeps) {
         401: errorResponse('Key missing or invalid'),
         429: errorResponse('More than 2 batch requests per minute'),
       },
-      async handler({ body, res }) {
+      async handler({ body, owner, res }) {
         const results = await Promise.all(
           body.urls.map(async (url) => {
             const item = { url, format: body.format, width: body.width, height: body.height };
             try {
-              const shot = await render({
+              const shot = await render(owner, {
                 url,
                 width: body.width,
                 height: body.height,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { defineRoute, qBool, qUrl, targetFailures } from '../route.js';
+import type { RenderOwner } from '../../render/browser-pool.js';
 import { auditSeo, seoRubric } from '../../seo/seo-audit.js';
 import { seoCheckSpecs, type SeoCheckName } from '../../seo/seo-checks.js';
 
@@ -70,14 +71,14 @@ export function seoRoutes(deps: AppDeps) {
         200: { description: 'The SEO report', content: { 'application/json': seoReport } },
         ...targetFailures(),
       },
-      async handler({ query, res }) {
-        res.json(await runSeo(deps, query.url, query.render));
+      async handler({ query, owner, res }) {
+        res.json(await runSeo(deps, query.url, query.render, owner));
       },
     }),
   ];
 }
 
-/** The SEO audit with the service's limits. */
-export function runSeo(deps: AppDeps, url: string, render: boolean) {
-  return auditSeo({ url, render, timeoutMs: deps.config.FETCH_TIMEOUT_MS, maxBytes: deps.config.ANALYSIS_MAX_BYTES }, { http: deps.http, browser: deps.browser });
+/** The SEO audit with the service's limits; renders count against `owner`. */
+export function runSeo(deps: AppDeps, url: string, render: boolean, owner: RenderOwner) {
+  return auditSeo({ url, render, timeoutMs: deps.config.FETCH_TIMEOUT_MS, maxBytes: deps.config.ANALYSIS_MAX_BYTES }, { http: deps.http, browser: deps.browser.as(owner) });
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { DependencyDownError } from '../../errors/index.js';
 import { defineRoute, qBool, qUrl, errorResponse, targetFailures } from '../route.js';
+import type { RenderOwner } from '../../render/browser-pool.js';
 import { checkTechstack } from '../../techstack/techstack-check.js';
 
 export const detectedTechnology = z.object({
@@ -59,21 +60,21 @@ export function techstackRoutes(deps: AppDeps) {
         200: { description: 'The tech-stack report', content: { 'application/json': techstackReport } },
         ...targetFailures({ 503: errorResponse('Fingerprint data not installed') }),
       },
-      async handler({ query, res }) {
-        res.json(await runTechstack(deps, query.url, query.render));
+      async handler({ query, owner, res }) {
+        res.json(await runTechstack(deps, query.url, query.render, owner));
       },
     }),
   ];
 }
 
 /** The techstack check, refused with 503 while the fingerprint data is missing. */
-export async function runTechstack(deps: AppDeps, url: string, render = false) {
+export async function runTechstack(deps: AppDeps, url: string, render: boolean, owner: RenderOwner) {
   await deps.techDetector.ready().catch((err: Error) => {
     deps.log.error({ err: err.message }, 'fingerprint data unavailable');
     throw new DependencyDownError('fingerprints', 'technology fingerprints are not installed on this server; the operator must run scripts/fetch-fingerprints.sh', 3600);
   });
   return checkTechstack(
     { url, render, maxBytes: deps.config.ANALYSIS_MAX_BYTES, timeoutMs: deps.config.FETCH_TIMEOUT_MS },
-    { http: deps.http, detector: deps.techDetector, browser: deps.browser },
+    { http: deps.http, detector: deps.techDetector, browser: deps.browser.as(owner) },
   );
 }
