@@ -115,12 +115,17 @@ export const qInt = (min: number, max: number) =>
 export const qNumber = (min: number, max: number) =>
   z.preprocess(emptyToUndefined, z.coerce.number().min(min).max(max));
 
+const boolWords = z.enum(['true', 'false', '1', '0', 'yes', 'no']);
+const lowered = (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : emptyToUndefined(v));
+const truthy = (v: string) => v === 'true' || v === '1' || v === 'yes';
+
 /** Boolean query parameter accepting true/false/1/0/yes/no. */
 export const qBool = (fallback: boolean) =>
-  z.preprocess(
-    (v) => (typeof v === 'string' ? v.toLowerCase() : emptyToUndefined(v)),
-    z.enum(['true', 'false', '1', '0', 'yes', 'no']).default(fallback ? 'true' : 'false'),
-  ).transform((v) => v === 'true' || v === '1' || v === 'yes');
+  z.preprocess(lowered, boolWords.default(fallback ? 'true' : 'false')).transform(truthy);
+
+/** Boolean query parameter whose absence the route tells apart from `false` (its default depends on other parameters). */
+export const qOptionalBool = () =>
+  z.preprocess(lowered, boolWords.optional()).transform((v) => (v === undefined ? undefined : truthy(v)));
 
 /** An absolute http(s) URL; a bare host name gets `https://`. */
 export const qUrl = () =>

@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import type { Redis, RedisOptions } from 'ioredis';
 import { renderOwnerFor } from '../render/browser-pool.js';
-import { captureScreenshot, screenshotDeps } from '../render/screenshot.js';
+import { captureScreenshot, screenshotDefaults, screenshotDeps } from '../render/screenshot.js';
 import { runJobOnce } from '../workers/job-run.js';
 import type { WorkerDeps } from '../workers/worker-deps.js';
 import { JobQueue, type JobFailure, type JobKind, type OwnedJobData } from './job-queue.js';
@@ -58,7 +58,7 @@ async function render(deps: WorkerDeps, job: Job<ScreenshotJobData>): Promise<Sc
   // The render counts against the owner's share of the browser, as its synchronous screenshots do.
   const owner = renderOwnerFor(deps.config.RENDER_SHARE, await deps.keys.findByHash(d.owner), 'queue');
   const shot = await captureScreenshot(
-    { url: d.url, format: d.format, width: d.width, height: d.height, fullPage: d.full_page, quality: 80, darkMode: false, delay: 0, blockAds: false },
+    { url: d.url, format: d.format, width: d.width, height: d.height, fullPage: d.full_page, quality: screenshotDefaults.quality, darkMode: false, delay: 0, blockAds: false },
     screenshotDeps(deps, owner),
   );
   return { job_id: job.id ?? '', url: d.url, image: shot.body.toString('base64'), format: d.format, width: d.width, height: d.height };

@@ -18,20 +18,49 @@ interface PmItem { name: string; item?: PmItem[]; request?: PmRequest; response?
 /** Where the examples send requests; the collection makes them variables so a run can aim elsewhere. */
 export const exampleTarget = { url: 'https://example.com', host: 'example.com' };
 
+/** Path variables no reply hands out: their user sets them (the mailed verification `token`). */
+const userSupplied = ['token'];
+
 /**
- * Collection-level test script: every request must succeed, and ids a reply hands out
- * (`job_id`, `id`) become the variables the requests after it use in their paths.
+ * Collection-level test script: every request must succeed; a PNG asked for with `clip` must
+ * be that region (its IHDR size: clip × scale); and ids a reply hands out (`job_id`, `id`)
+ * become the variables the requests after it use in their paths.
  */
 const testScript = (captured: string[]) => [
   "pm.test('answers with a success status', function () {",
   '  pm.expect(pm.response.code, pm.response.text().slice(0, 300)).to.be.within(200, 299);',
   '});',
+  'var sent = pm.request.url.query.toObject(true);',
+  "if (sent.clip && (pm.response.headers.get('Content-Type') || '').indexOf('image/png') === 0) {",
+  "  pm.test('the image is the clip region', function () {",
+  "    var clip = sent.clip.split(',').map(Number), scale = Number(sent.scale || 1), png = pm.response.stream;",
+  '    pm.expect([png.readUInt32BE(16), png.readUInt32BE(20)]).to.eql([clip[2] * scale, clip[3] * scale]);',
+  '  });',
+  '}',
   "if ((pm.response.headers.get('Content-Type') || '').indexOf('json') !== -1) {",
   '  var body = pm.response.json();',
   `  ${JSON.stringify(captured)}.forEach(function (name) {`,
   "    if (body && typeof body[name] === 'string') pm.collectionVariables.set(name, body[name]);",
   '  });',
   '}',
+];
+
+/**
+ * Collection-level pre-request script: `targetHost` follows `targetUrl` unless set, so a run
+ * that names only its site checks that site's TLS; a request needing a value only its user
+ * has (`token`, from the verification mail) is skipped, saying so, until it is given.
+ */
+const preRequestScript = (userSupplied: string[]) => [
+  "if (!pm.variables.get('targetHost')) {",
+  "  var site = /^[a-z][a-z0-9+.-]*:\\/\\/([^/?#]+)/i.exec(pm.variables.get('targetUrl') || '');",
+  "  if (site) pm.variables.set('targetHost', site[1]);",
+  '}',
+  `${JSON.stringify(userSupplied)}.forEach(function (name) {`,
+  "  if (pm.request.url.toString().indexOf('{{' + name + '}}') !== -1 && !pm.variables.get(name)) {",
+  "    console.info(pm.info.requestName + ': skipped; run with --env-var ' + name + '=… to send it');",
+  '    pm.execution.skipRequest();',
+  '  }',
+  '});',
 ];
 
 let cached: { routes: AnyRoute[]; base: string; collection: Promise<Json> } | undefined;
@@ -76,10 +105,13 @@ async function convertAll(routes: AnyRoute[], baseUrl: string): Promise<Json> {
       { key: 'baseUrl', value: baseUrl },
       { key: 'apiKey', value: '' },
       { key: 'targetUrl', value: exampleTarget.url },
-      { key: 'targetHost', value: exampleTarget.host },
+      { key: 'targetHost', value: '', description: 'Host (and port) of the TLS check; empty: the host of targetUrl' },
       ...[...captured].map((key) => ({ key, value: '' })),
     ],
-    event: [{ listen: 'test', script: { type: 'text/javascript', exec: testScript([...captured]) } }],
+    event: [
+      { listen: 'prerequest', script: { type: 'text/javascript', exec: preRequestScript(userSupplied.filter((v) => captured.has(v))) } },
+      { listen: 'test', script: { type: 'text/javascript', exec: testScript([...captured].filter((v) => !userSupplied.includes(v))) } },
+    ],
     item: folders,
   };
 }

@@ -62,7 +62,14 @@ async function capturePage(page: Page, opts: CaptureOptions): Promise<Buffer> {
     ...(opts.format === 'png' ? {} : { quality: opts.quality }),
     optimizeForSpeed: true,
   };
+  // A region asked for (an element, a clip) is what the caller wants, whatever the page default.
   if (opts.selector) return toBuffer(await captureElement(page, opts.selector, encoding));
+  if (opts.clip) {
+    const clip = opts.clip;
+    // A region below the fold shows what a reader scrolling there would see: lazy images loaded.
+    if (await page.evaluate((bottom: number) => bottom > window.innerHeight, clip.y + clip.height)) await loadLazyContent(page);
+    return toBuffer(await page.screenshot({ ...encoding, clip, captureBeyondViewport: true }));
+  }
   if (opts.fullPage) {
     await loadLazyContent(page);
     const { width, height } = await page.evaluate(() => ({
@@ -75,7 +82,6 @@ async function capturePage(page: Page, opts: CaptureOptions): Promise<Buffer> {
     }
     return toBuffer(await page.screenshot({ ...encoding, fullPage: true }));
   }
-  if (opts.clip) return toBuffer(await page.screenshot({ ...encoding, clip: opts.clip, captureBeyondViewport: true }));
   return toBuffer(await page.screenshot(encoding));
 }
 

@@ -8,6 +8,16 @@ import { captureSettled, type ImageFormat, type Clip } from './capture.js';
 import { viewportPresets, type ViewportName } from './viewports.js';
 import { pause } from '../time-bounds.js';
 
+/**
+ * One default per option for every entry point (GET, batch, queue, diff). The contract's own
+ * exceptions live in those entry points' schemas: batch captures the viewport (`full_page`
+ * false) within 320–1920 × 240–1080, and the queue encodes WebP.
+ */
+export const screenshotDefaults = { width: 1280, height: 720, fullPage: true, format: 'png', quality: 80 } as const;
+
+/** Viewport size range of GET /api/screenshot and the queue (contract: 3840×2160 at most). */
+export const viewportRange = { width: { min: 100, max: 3840 }, height: { min: 100, max: 2160 } } as const;
+
 export interface ScreenshotOptions {
   url: string;
   /** Preset overriding width and height. */
@@ -16,9 +26,9 @@ export interface ScreenshotOptions {
   width: number;
   /** @default 720 */
   height: number;
-  /** @default true */
+  /** The whole page rather than the viewport; a `clip` or `selector` region is captured instead. @default true */
   fullPage: boolean;
-  /** Crop region in CSS px; ignored with fullPage. */
+  /** Crop region in CSS px of the page; wins over fullPage. */
   clip?: Clip;
   /** @default png */
   format: ImageFormat | 'pdf';
@@ -117,7 +127,7 @@ export async function captureScreenshot(opts: ScreenshotOptions, deps: Screensho
         format: opts.format,
         quality: opts.quality,
         fullPage: opts.fullPage,
-        clip: opts.fullPage ? undefined : opts.clip,
+        clip: opts.clip,
         selector: opts.selector,
         scale,
       });

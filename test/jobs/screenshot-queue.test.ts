@@ -23,7 +23,11 @@ describe('screenshot queue', function () {
   let hold: Promise<void> | undefined;
 
   before(async () => {
-    site = await startFixtureServer((_req, res) => res.setHeader('content-type', 'text/html').end('<body style="background:#0a0;margin:0"><h1>queued page</h1></body>'));
+    site = await startFixtureServer((req, res) =>
+      res
+        .setHeader('content-type', 'text/html')
+        .end(req.url === '/tall' ? '<body style="margin:0"><div style="height:2000px;background:#0a0"></div></body>' : '<body style="background:#0a0;margin:0"><h1>queued page</h1></body>'),
+    );
     siteUrl = `${site.url}/`;
     receiver = await startFixtureServer((req, res) => {
       let body = '';
@@ -107,6 +111,18 @@ describe('screenshot queue', function () {
     expect(verified.job_id).to.equal(id);
     expect(verified.image).to.equal(result.body.image);
     expect(deliveries[0].headers['webhook-id'], 'same id across retries').to.equal(last.headers['webhook-id']);
+  });
+
+  it('POST /api/screenshot/queue takes the options as GET /api/screenshot does: the whole page by default, widths from 100', async () => {
+    const { key } = await proKey();
+    const headers = { 'X-API-Key': key };
+    const queued = await svc.call('/api/screenshot/queue', { method: 'POST', headers, json: { url: `${site.url}/tall`, width: 200, format: 'png' } });
+    expect(queued.status, queued.text).to.equal(202);
+    const id = queued.body.job_id as string;
+    await until('the job to complete', async () => ((await svc.call(`/api/screenshot/status/${id}`, { headers })).body.status === 'completed' ? true : undefined));
+    const result = await svc.call(`/api/screenshot/result/${id}`, { headers });
+    const meta = await sharp(Buffer.from(result.body.image, 'base64')).metadata();
+    expect([meta.width, meta.height]).to.deep.equal([200, 2000]);
   });
 
   it('POST /api/screenshot/queue, for a target that stays unreachable, fails after its retries and delivers the failure to the webhook', async () => {

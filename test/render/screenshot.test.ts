@@ -103,10 +103,26 @@ describe('GET /api/screenshot', function () {
     expect(near(img.pixel(90, 10), [0, 0, 255])).to.equal(true);
   });
 
-  it('clip is ignored when full_page is true', async () => {
-    const r = await shot({ url: `${site.url}/grid`, width: 400, height: 300, clip: '50,0,100,50' });
+  it('clip alone on a 3000-px page is that region, not the whole page (full_page defaults to false with it)', async () => {
+    const r = await shot({ url: `${site.url}/tall`, width: 800, height: 600, clip: '0,2900,600,200' });
+    expect(r.status, r.text).to.equal(200);
     const img = await decode(r.buffer);
-    expect([img.width, img.height]).to.deep.equal([400, 300]);
+    expect([img.width, img.height]).to.deep.equal([600, 200]);
+    expect(near(img.pixel(300, 150), [0, 255, 0]), 'the region below the fold, where the green image is').to.equal(true);
+  });
+
+  it('a region next to what excludes it is a 400 naming both: clip with full_page=true, clip with selector, selector with format=pdf', async () => {
+    const cases: Array<[Record<string, string | boolean>, RegExp]> = [
+      [{ clip: '0,0,100,50', full_page: true }, /^clip chooses a region, full_page=true the whole page; drop one of them/],
+      [{ selector: '#box', full_page: 'yes' }, /^selector chooses a region, full_page=true the whole page/],
+      [{ clip: '0,0,100,50', selector: '#box' }, /^clip and selector both choose the region to capture; give one of them/],
+      [{ selector: '#box', format: 'pdf' }, /^selector applies to images; format=pdf prints the whole page/],
+    ];
+    for (const [params, message] of cases) {
+      const r = await shot({ url: `${site.url}/box`, ...params });
+      expect(r.status, JSON.stringify(params)).to.equal(400);
+      expect(r.body.error, JSON.stringify(params)).to.match(message);
+    }
   });
 
   it('selector captures the element box', async () => {

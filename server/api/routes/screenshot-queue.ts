@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { JobFailedError, TargetRefusedError, TierTooLowError } from '../../errors/index.js';
 import { assertWebhookTarget } from '../../jobs/webhooks/webhook-target.js';
+import { screenshotDefaults, viewportRange } from '../../render/screenshot.js';
 import { defineRoute, qUrl, errorResponse } from '../route.js';
 import { webhookDelivery } from './webhook-schema.js';
 import type { KeyRecord } from '../../keys/key-store.js';
@@ -56,10 +57,10 @@ export function screenshotQueueRoutes(deps: AppDeps) {
       body: z
         .object({
           url: qUrl(),
-          format: z.enum(['webp', 'png', 'jpeg']).default('webp'),
-          width: z.number().int().min(320).max(3840).default(1280),
-          height: z.number().int().min(240).max(2160).default(720),
-          full_page: z.boolean().default(false),
+          format: z.enum(['webp', 'png', 'jpeg']).default('webp').describe('Image format; WebP by default in the queue (the contract\'s default; png elsewhere)'),
+          width: z.number().int().min(viewportRange.width.min).max(viewportRange.width.max).default(screenshotDefaults.width).describe('Viewport width in CSS px, as for GET /api/screenshot'),
+          height: z.number().int().min(viewportRange.height.min).max(viewportRange.height.max).default(screenshotDefaults.height).describe('Viewport height in CSS px, as for GET /api/screenshot'),
+          full_page: z.boolean().default(screenshotDefaults.fullPage).describe('Whole page (default, as for GET /api/screenshot) or the viewport only'),
           webhook_url: z.url({ protocol: /^https?$/ }).optional(),
         })
         .strict(),

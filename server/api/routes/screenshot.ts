@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { BadInputError, UnauthorizedError, httpReply } from '../../errors/index.js';
-import { defineRoute, qBool, qInt, qUrl, errorResponse } from '../route.js';
-import { captureScreenshot, screenshotDeps, type ScreenshotOptions } from '../../render/screenshot.js';
+import { defineRoute, qBool, qInt, qOptionalBool, qUrl, errorResponse } from '../route.js';
+import { captureScreenshot, screenshotDefaults, screenshotDeps, viewportRange, type ScreenshotOptions } from '../../render/screenshot.js';
 import type { RenderOwner } from '../../render/browser-pool.js';
 import { viewportNames, viewportPresets } from '../../render/viewports.js';
 
@@ -28,27 +28,28 @@ const clipParam = z
     }
     return { x, y, width, height };
   })
-  .describe('Crop region `x,y,width,height` in CSS px; ignored when full_page is true')
+  .describe('Crop region `x,y,width,height` in CSS px of the page: that region is the image (full_page then defaults to false; with full_page=true, selector or format=pdf it is a 400)')
   .meta({ type: 'string', example: '0,0,600,400' });
 
 const language = z
   .preprocess(emptyToUndefined, z.string().max(100).regex(/^[A-Za-z0-9*][A-Za-z0-9,;=.\-\s*]*$/, 'must be a language list like de-DE,de;q=0.9').optional());
 
-const screenshotQuery = z.object({
+const screenshotQuery = z
+  .object({
   url: qUrl().describe('Page to capture (http or https)'),
   viewport: z.preprocess(emptyToUndefined, z.enum(viewportNames).optional()).describe('Device preset; overrides width and height'),
-  width: qInt(100, 3840).default(1280).describe('Viewport width in CSS px'),
-  height: qInt(100, 2160).default(720).describe('Viewport height in CSS px'),
-  full_page: qBool(true).describe('Whole page (scrolled once for lazy content) or the viewport only'),
+  width: qInt(viewportRange.width.min, viewportRange.width.max).default(screenshotDefaults.width).describe('Viewport width in CSS px'),
+  height: qInt(viewportRange.height.min, viewportRange.height.max).default(screenshotDefaults.height).describe('Viewport height in CSS px'),
+  full_page: qOptionalBool().describe('Whole page (scrolled once for lazy content) or the viewport only. Default true, or false when clip or selector chooses a region'),
   clip: clipParam,
-  format: z.preprocess(emptyToUndefined, z.enum(['png', 'jpeg', 'webp', 'pdf']).default('png')),
-  quality: qInt(1, 100).default(80).describe('JPEG and WebP quality'),
+  format: z.preprocess(emptyToUndefined, z.enum(['png', 'jpeg', 'webp', 'pdf']).default(screenshotDefaults.format)),
+  quality: qInt(1, 100).default(screenshotDefaults.quality).describe('JPEG and WebP quality'),
   dark_mode: qBool(false).describe('Emulates prefers-color-scheme: dark'),
   scale: z
     .preprocess(emptyToUndefined, z.enum(['1', '2', '3']).default('1'))
     .transform((v) => Number(v) as 1 | 2 | 3)
     .describe("Device scale factor (default 1, as the contract says, also with a preset: the image is the preset's size × scale). Pass the device's own ratio (e.g. 3 for iphone_14) for a native-resolution capture."),
-  selector: optionalText(500, 'CSS selector of the element to capture (400 when nothing matches)'),
+  selector: optionalText(500, 'CSS selector of the element to capture: that element is the image (full_page then defaults to false; 400 when nothing matches, and with full_page=true, clip or format=pdf)'),
   delay: qInt(0, 30_000).default(0).describe('ms to wait before capture; at most 10000 without a key, 30000 with one'),
   block_ads: qBool(false).describe('Blocks ads and trackers (AdGuard lists) and opts out of cookie dialogs'),
   js: optionalText(2000, 'Script run in the page before capture (an async function body); errors give 400'),
@@ -61,15 +62,25 @@ const screenshotQuery = z.object({
     .preprocess(emptyToUndefined, z.enum(['binary', 'json']).default('binary'))
     .describe('`binary` (default): the image itself. `json`: `{url, image (base64), format, width, height, target_status}`, the shape of a queued job\'s result'),
   key: z.string().optional(),
-});
+})
+  .superRefine((q, ctx) => {
+    // A region is never dropped in silence: asked for next to something that excludes it, it is a 400.
+    const conflict = (path: 'clip' | 'selector', message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    if (q.clip && q.selector) conflict('clip', 'and selector both choose the region to capture; give one of them');
+    for (const region of ['clip', 'selector'] as const) {
+      if (!q[region]) continue;
+      if (q.full_page === true) conflict(region, `chooses a region, full_page=true the whole page; drop one of them (full_page is false by default with ${region})`);
+      if (q.format === 'pdf') conflict(region, `applies to images; format=pdf prints the whole page: drop ${region} or choose png, jpeg or webp`);
+    }
+  });
 
 const batchBody = z
   .object({
     urls: z.array(qUrl()).min(1).max(10),
     format: z.enum(['png', 'jpeg', 'webp']).default('png'),
-    width: z.number().int().min(320).max(1920).default(1280),
-    height: z.number().int().min(240).max(1080).default(720),
-    full_page: z.boolean().default(false),
+    width: z.number().int().min(320).max(1920).default(screenshotDefaults.width).describe('Viewport width in CSS px; 320 to 1920 in a batch (the contract\'s range; 100 to 3840 elsewhere)'),
+    height: z.number().int().min(240).max(1080).default(screenshotDefaults.height).describe('Viewport height in CSS px; 240 to 1080 in a batch (100 to 2160 elsewhere)'),
+    full_page: z.boolean().default(false).describe('Whole page or the viewport; false by default in a batch (the contract\'s default; GET and the queue default to true)'),
     delay: z.number().int().min(0).max(10_000).default(0),
     block_ads: z.boolean().default(false),
   })
@@ -140,7 +151,7 @@ export function screenshotRoutes(deps: AppDeps) {
           viewport: q.viewport,
           width: q.width,
           height: q.height,
-          fullPage: q.full_page,
+          fullPage: q.full_page ?? (q.clip === undefined && q.selector === undefined),
           clip: q.clip,
           format: q.format,
           quality: q.quality,
@@ -191,7 +202,7 @@ export function screenshotRoutes(deps: AppDeps) {
                 height: body.height,
                 fullPage: body.full_page,
                 format: body.format,
-                quality: 80,
+                quality: screenshotDefaults.quality,
                 darkMode: false,
                 delay: body.delay,
                 blockAds: body.block_ads,
