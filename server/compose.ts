@@ -81,7 +81,7 @@ export async function composeService(
     metrics,
     http,
     keys: new KeyStore(redis, config.REDIS_PREFIX),
-    limiter: new Limiter(redis, config.REDIS_PREFIX, config.CHEAP_LIMIT_PER_MINUTE),
+    limiter: new Limiter(redis, config.REDIS_PREFIX, { cheapPerMinute: config.CHEAP_LIMIT_PER_MINUTE, log }),
     mailer,
     browser,
     adBlocker: createAdBlocker({ cacheDir: config.ADBLOCK_CACHE_DIR, log }),

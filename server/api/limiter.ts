@@ -3,6 +3,7 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { OverLimitError } from '../errors/index.js';
 import { ipLimits, keylessLimits, perKeyExtra, type LimitName } from './limit-rules.js';
 import type { KeyRecord } from '../keys/key-store.js';
+import type { Logger } from '../log.js';
 import { moreQuotaHint, tierQuotas } from '../keys/tiers.js';
 
 /** What the RateLimit-* headers report: the window closest to running out. */
@@ -29,11 +30,22 @@ interface LimitWindow {
 export class Limiter {
   private readonly limiters = new Map<string, RateLimiterRedis>();
 
+  private readonly cheapPerMinute: number;
+  private readonly log: Logger;
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-    private readonly cheapPerMinute = 600,
-  ) {}
+    options: {
+      /** Calls per minute per caller to the cheap endpoints. @default 600 */
+      cheapPerMinute?: number;
+      /** Where a refund that could not be made is reported. */
+      log: Logger;
+    },
+  ) {
+    this.cheapPerMinute = options.cheapPerMinute ?? 600;
+    this.log = options.log;
+  }
 
   private limiter(bucket: string, points: number, duration: number): RateLimiterRedis {
     const id = `${bucket}:${points}:${duration}`;
@@ -73,8 +85,12 @@ export class Limiter {
     const refused = settled.findIndex((r) => r.status === 'rejected');
     if (refused >= 0) {
       // Windows after the first refusal would not have been asked: they give the call back
-      // (a window over its limit counted it too).
-      await Promise.all(windows.map((w, i) => (i > refused ? w.limiter.reward(key.hash, points).catch(() => undefined) : undefined)));
+      // (a window over its limit counted it too). A refund that fails does not change the
+      // answer (the 429), but the key is then short of calls it never made: say so.
+      const refunds = await Promise.allSettled(windows.map((w, i) => (i > refused ? w.limiter.reward(key.hash, points) : undefined)));
+      for (const r of refunds) {
+        if (r.status === 'rejected') this.log.warn({ err: r.reason, key: key.id, limit: name, points }, 'a refused call could not be given back: the key counts calls it did not make until its window resets');
+      }
       throw (settled[refused] as PromiseRejectedResult).reason;
     }
     const states = settled.map((r) => (r as PromiseFulfilledResult<RateState>).value);

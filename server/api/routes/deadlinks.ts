@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { OverLimitError, TargetFailedError } from '../../errors/index.js';
+import { OverLimitError, TargetFailedError, TargetRefusedError, TargetTimeoutError } from '../../errors/index.js';
 import { defineRoute, errorResponse } from '../route.js';
 import { openEventStream } from '../event-stream.js';
 import { deadlinkDocumentRoutes } from './deadlinks-documents.js';
@@ -126,12 +126,20 @@ export function deadlinkRoutes(deps: AppDeps) {
       method: 'get',
       path: '/api/deadlinks/badge',
       summary: 'SVG badge: "links | 98% healthy"',
-      description: 'A shields-style badge for READMEs, from the same cache as the status endpoint. Always an SVG: `unknown` (grey) when no status can be had.',
+      description:
+        'A shields-style badge for READMEs, from the same cache as the status endpoint: `unknown` (grey) when the site cannot be checked (unreachable, refused, timed out) or no fresh check is left this hour. While the service itself cannot answer (its store is down) the reply is a 503 with Retry-After, so no cache keeps a badge that says nothing of the site.',
       key: 'none',
       query: statusQuery,
-      responses: { 200: { description: 'SVG image', content: { 'image/svg+xml': 'text' } }, 400: errorResponse('Invalid url') },
+      responses: {
+        200: { description: 'SVG image', content: { 'image/svg+xml': 'text' } },
+        400: errorResponse('Invalid url'),
+        503: errorResponse('The service\'s store is unavailable for a moment (Retry-After)'),
+      },
       async handler({ query, owner, req, res }) {
-        const status = await statusOf(query.url, req.ip ?? 'unknown', owner).catch(() => null);
+        const status = await statusOf(query.url, req.ip ?? 'unknown', owner).catch((err: unknown) => {
+          if (siteStatusUnknown(err)) return null;
+          throw err;
+        });
         res.set('Cache-Control', 'public, max-age=300').type('image/svg+xml').send(renderBadge(status ? status.health_score : null));
       },
     }),
@@ -151,6 +159,10 @@ export function deadlinkRoutes(deps: AppDeps) {
     }),
   ];
 }
+
+/** A status that cannot be had for the site's sake (it cannot be checked, or no fresh check is left): the badge says unknown. */
+const siteStatusUnknown = (err: unknown) =>
+  err instanceof TargetFailedError || err instanceof TargetTimeoutError || err instanceof TargetRefusedError || err instanceof OverLimitError;
 
 const wantsStream = (req: Request) => (req.get('accept') ?? '').includes('text/event-stream');
 
