@@ -9,7 +9,8 @@ import { createLogger, type Logger } from './log.js';
 import { createSafeHttp } from './net/safe-http.js';
 import { createTargetPolicy } from './net/target-policy.js';
 import { isLoopbackHost } from './net/address-class.js';
-import { connectRedis, type RedisHandle } from './store/redis.js';
+import { connectOptionsOf, connectRedis, type RedisHandle } from './store/redis.js';
+import { createReplicaWait } from './store/replica-wait.js';
 import { createTechDetector } from './techstack/tech-detector.js';
 import { loadTrustedCas } from './tls/trust-store.js';
 import { createBrowserPool, type BrowserPool, type RenderOwner } from './render/browser-pool.js';
@@ -44,7 +45,7 @@ export async function composeService(
   opts: { log?: Logger; /** A pool shared with other services (tests); not closed by this one. */ browser?: BrowserPool } = {},
 ): Promise<Service> {
   const log = opts.log ?? createLogger(config.LOG_LEVEL);
-  const redisHandle = await connectRedis({ url: config.REDIS_URL, dataDir: config.REDIS_DATA_DIR, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS });
+  const redisHandle = await connectRedis(connectOptionsOf(config));
   const { redis } = redisHandle;
   let lastWarning = 0;
   redis.on('error', (err) => {
@@ -53,6 +54,7 @@ export async function composeService(
     lastWarning = Date.now();
     log.warn({ err: err.message }, 'redis connection error');
   });
+  const replicated = createReplicaWait({ replicas: config.REDIS_WAIT_REPLICAS, timeoutMs: config.REDIS_WAIT_TIMEOUT_MS, log });
   const policy = createTargetPolicy(config.ALLOW_PRIVATE_TARGETS, { localInstance: isLoopbackHost(new URL(config.baseUrl).hostname) });
   // Pages, links and webhooks trust what the TLS check trusts (system store, TLS_EXTRA_CA_FILE).
   const tlsCa = loadTrustedCas({ extraCaFile: config.TLS_EXTRA_CA_FILE });
@@ -80,7 +82,7 @@ export async function composeService(
     log,
     metrics,
     http,
-    keys: new KeyStore(redis, config.REDIS_PREFIX),
+    keys: new KeyStore(redis, config.REDIS_PREFIX, { replicated }),
     limiter: new Limiter(redis, config.REDIS_PREFIX, { cheapPerMinute: config.CHEAP_LIMIT_PER_MINUTE, log }),
     mailer,
     browser,
@@ -89,13 +91,14 @@ export async function composeService(
     documentExtractor,
     tlsCa,
     techDetector: createTechDetector({ dataDir: config.FINGERPRINTS_DIR }),
-    screenshotJobs: new ScreenshotJobs(redisHandle.producerConnection, redis, config.REDIS_PREFIX),
-    compareJobs: new CompareJobs(redisHandle.producerConnection, redis, config.REDIS_PREFIX),
+    screenshotJobs: new ScreenshotJobs(redisHandle.producerConnection, redis, config.REDIS_PREFIX, replicated),
+    compareJobs: new CompareJobs(redisHandle.producerConnection, redis, config.REDIS_PREFIX, replicated),
     webhooks: new Webhooks(redisHandle.producerConnection, redis, config.REDIS_PREFIX, { attempts: config.WEBHOOK_ATTEMPTS, backoffMs: config.WEBHOOK_BACKOFF_MS }),
     links: linkDeps(config, { http, browser, documentExtractor, cache: new ResultCache(redis, config.REDIS_PREFIX, { okSeconds: config.LINK_CACHE_OK_SECONDS, failSeconds: config.LINK_CACHE_FAIL_SECONDS }) }),
     siteStatuses: new SiteStatusStore(redis, config.REDIS_PREFIX, config.LINK_STATUS_TTL_SECONDS),
     diffs: new DiffStore(redis, config.REDIS_PREFIX, DIFF_KEPT_SECONDS),
     startedAt: Date.now(),
+    lifecycle: { draining: false },
   };
   const closers: Array<() => Promise<void> | void> = [() => redisHandle.close(), () => http.close(), () => mailer.close(), () => deps.screenshotJobs.close(), () => deps.compareJobs.close(), () => deps.webhooks.close()];
   if (!opts.browser) closers.push(() => browser.close());

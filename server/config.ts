@@ -18,12 +18,50 @@ const int = (fallback: number, min: number, max: number) =>
 const schema = z.object({
   /** Port the HTTP API listens on. @default 8080 */
   PORT: int(8080, 0, 65535),
+  /** Port of a worker process's /livez, /readyz and /metrics (0: any free port). @default 8081 */
+  WORKER_PORT: int(8081, 0, 65535),
   /** Interface to bind. @default 0.0.0.0 */
   HOST: z.string().min(1).default('0.0.0.0'),
   /** Base URL used in links the service hands out (quick_start, verify links, result_url). */
   PUBLIC_BASE_URL: z.url().optional(),
   /** Redis connection URL; unset means 127.0.0.1:6379 or a private embedded redis-server. */
   REDIS_URL: z.string().optional(),
+  /**
+   * Redis Sentinel addresses (`host:port,host:port`): the service asks them for the current
+   * primary and follows a failover without a restart. Exclusive with REDIS_URL.
+   */
+  REDIS_SENTINELS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      const nodes = parseHostPorts(v, 26379);
+      if (typeof nodes === 'string') {
+        ctx.addIssue({ code: 'custom', message: nodes });
+        return z.NEVER;
+      }
+      return nodes;
+    }),
+  /** The Sentinel's name of the primary (`sentinel monitor NAME …`). @default mymaster */
+  REDIS_SENTINEL_NAME: z.string().min(1).default('mymaster'),
+  /** Password of the Sentinels themselves (`requirepass` in sentinel.conf), when they have one. */
+  REDIS_SENTINEL_PASSWORD: z.string().optional(),
+  /** With REDIS_SENTINELS: user name and password of the Redis primary and replicas (with REDIS_URL, put them in the URL). */
+  REDIS_USERNAME: z.string().optional(),
+  REDIS_PASSWORD: z.string().optional(),
+  /** With REDIS_SENTINELS: TLS to the Sentinels and to Redis (with REDIS_URL, use `rediss://`). @default false */
+  REDIS_TLS: bool(false),
+  /**
+   * Replicas that must hold a new or changed key or a queued job before the API acknowledges it
+   * (Redis `WAIT`), so a failover loses no acknowledged key or job; with fewer, such writes
+   * answer 503. 0: no wait (one Redis). @default 0
+   */
+  REDIS_WAIT_REPLICAS: int(0, 0, 16),
+  /**
+   * Longest wait for those replicas, in ms, below REDIS_COMMAND_TIMEOUT_MS; past it the write is
+   * refused with 503 and Retry-After (it may stand on the primary alone). @default 250
+   */
+  REDIS_WAIT_TIMEOUT_MS: int(250, 10, 60_000),
   /**
    * Longest wait for one Redis command, in ms. While Redis is away, commands fail at once
    * (no offline queue); a Redis that hangs fails them after this, so requests answer 503 fast. @default 500
@@ -55,6 +93,11 @@ const schema = z.object({
   JOB_STALLED_INTERVAL_MS: int(5_000, 200, 600_000),
   /** On SIGTERM/SIGINT, longest wait for in-flight requests and running jobs before exiting anyway, in ms. @default 10000 */
   SHUTDOWN_DRAIN_MS: int(10_000, 0, 600_000),
+  /**
+   * On SIGTERM/SIGINT, how long the process keeps serving with `/readyz` answering 503 before
+   * it drains, so a load balancer or Kubernetes takes it out of rotation first. @default 0
+   */
+  SHUTDOWN_DELAY_MS: int(0, 0, 120_000),
   /** Delivery attempts of one webhook. @default 5 */
   WEBHOOK_ATTEMPTS: int(5, 1, 20),
   /** First retry delay of a failed webhook, doubled each time, in ms. @default 5000 */
@@ -130,6 +173,19 @@ const schema = z.object({
   ANALYSIS_MAX_BYTES: int(5 * 1024 * 1024, 64 * 1024, 100 * 1024 * 1024),
 });
 
+/** `host:port,host:port` (port optional, IPv6 in brackets) → addresses; a message naming the bad part when malformed. */
+function parseHostPorts(v: string, defaultPort: number): Array<{ host: string; port: number }> | string {
+  const nodes: Array<{ host: string; port: number }> = [];
+  for (const part of v.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const m = /^(?:\[([^\]]+)\]|([^:[\]]+))(?::(\d{1,5}))?$/.exec(part);
+    const port = m?.[3] === undefined ? defaultPort : Number(m[3]);
+    if (!m || port < 1 || port > 65535) return `${JSON.stringify(part)} is not host:port (e.g. sentinel-1:26379,sentinel-2:26379)`;
+    nodes.push({ host: m[1] ?? m[2], port });
+  }
+  if (!nodes.length) return 'give at least one host:port';
+  return nodes;
+}
+
 const shareNames = ['keyless', ...tierNames] as const;
 export type RenderShare = Record<(typeof shareNames)[number], number>;
 
@@ -165,6 +221,10 @@ export function createConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   }
   const c = parsed.data;
+  if (c.REDIS_WAIT_REPLICAS && c.REDIS_WAIT_TIMEOUT_MS >= c.REDIS_COMMAND_TIMEOUT_MS) {
+    throw new Error(`Invalid configuration: REDIS_WAIT_TIMEOUT_MS (${c.REDIS_WAIT_TIMEOUT_MS}) must be below REDIS_COMMAND_TIMEOUT_MS (${c.REDIS_COMMAND_TIMEOUT_MS}): a wait for replicas longer than a command may take fails the write`);
+  }
+  if (c.REDIS_URL && c.REDIS_SENTINELS) throw new Error('Invalid configuration: REDIS_URL and REDIS_SENTINELS are exclusive; set REDIS_SENTINELS (with REDIS_SENTINEL_NAME) for a Redis that fails over, or REDIS_URL for one Redis');
   const host = c.HOST === '0.0.0.0' || c.HOST === '::' ? 'localhost' : c.HOST;
   const baseUrl = (c.PUBLIC_BASE_URL ?? `http://${host}:${c.PORT}`).replace(/\/+$/, '');
   return { ...c, baseUrl, trustProxy: parseTrustProxy(c.TRUST_PROXY) };

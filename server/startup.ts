@@ -45,14 +45,14 @@ function privateTargets(scope: TargetPolicy['privateTargets']): string {
   return `refused, except ${scope.listed} (ALLOW_PRIVATE_TARGETS)`;
 }
 
-/** One line for an operator when the HTTP port cannot be taken, instead of a stack. */
-export function listenFailure(err: unknown, config: Pick<Config, 'PORT' | 'HOST'>): string {
+/** One line for an operator when the HTTP port cannot be taken, instead of a stack. `setting` names the port's variable. */
+export function listenFailure(err: unknown, at: { setting: string; port: number; host: string }): string {
   const code = (err as NodeJS.ErrnoException).code;
-  const where = `${config.HOST}:${config.PORT}`;
+  const where = `${at.host}:${at.port}`;
   if (code === 'EADDRINUSE') {
-    return `port ${config.PORT} is already in use (something else listens on ${where}); stop it, or start this one with PORT set to a free port (PORT=${config.PORT + 1})`;
+    return `port ${at.port} is already in use (something else listens on ${where}); stop it, or start this one with ${at.setting} set to a free port (${at.setting}=${at.port + 1})`;
   }
-  if (code === 'EACCES') return `port ${config.PORT} needs privileges this process lacks; set PORT to 1024 or above`;
-  if (code === 'EADDRNOTAVAIL') return `HOST ${config.HOST} is not an address of this machine; set HOST to one of its addresses, or 0.0.0.0`;
+  if (code === 'EACCES') return `port ${at.port} needs privileges this process lacks; set ${at.setting} to 1024 or above`;
+  if (code === 'EADDRNOTAVAIL') return `HOST ${at.host} is not an address of this machine; set HOST to one of its addresses, or 0.0.0.0`;
   return `cannot listen on ${where}: ${(err as Error).message}`;
 }

@@ -18,6 +18,7 @@ import { allRoutes } from './routes/index.js';
 import { swaggerAssets } from './routes/service.js';
 import { checkQueryNames, parseInput } from './validation.js';
 import { limitJsonDepth } from './json-depth.js';
+import { probeRouter } from '../probes.js';
 import { renderOwnerFor } from '../render/browser-pool.js';
 import type { KeyRecord } from '../keys/key-store.js';
 
@@ -32,6 +33,8 @@ export function createApp(deps: AppDeps, routes: AnyRoute[] = allRoutes(deps)) {
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
   app.set('query parser', 'simple');
+  // Before logging and metrics: orchestrators call the probes every few seconds.
+  app.use(probeRouter(deps));
 
   app.use((req, res, next) => {
     res.locals.started = process.hrtime.bigint();

@@ -17,6 +17,7 @@ import type { LinkDeps } from '../links/site-check.js';
 import type { SiteStatusStore } from '../links/site-status.js';
 import type { DiffStore } from '../diff/diff-store.js';
 import type { CompareJobs } from '../jobs/compare-job.js';
+import type { Lifecycle } from '../probes.js';
 
 /** Everything the HTTP layer and the workers need, built once by the composition root (server/compose.ts). */
 export interface AppDeps {
@@ -55,4 +56,6 @@ export interface AppDeps {
   diffs: DiffStore;
   /** Process start, for uptime. */
   startedAt: number;
+  /** Whether the process drains (SIGTERM), for `/readyz`. */
+  lifecycle: Lifecycle;
 }

@@ -9,6 +9,7 @@ import { renderOwnerFor } from '../render/browser-pool.js';
 import { runJobOnce } from '../workers/job-run.js';
 import type { WorkerDeps } from '../workers/worker-deps.js';
 import { JobQueue, type JobFailure, type JobKind, type OwnedJobData } from './job-queue.js';
+import type { ReplicaWait } from '../store/replica-wait.js';
 
 /** A queued comparison: what to compare, for whom. */
 export interface CompareJobData extends OwnedJobData {
@@ -43,8 +44,8 @@ export const TREND_KEPT_SECONDS = 7 * 24 * 3600;
  * health history per site and key, and the trend pictures behind unguessable URLs.
  */
 export class CompareJobs extends JobQueue<CompareJobData, CompareOutcome> {
-  constructor(connection: RedisOptions, redis: Redis, prefix: string) {
-    super(compareKind, connection, redis, prefix);
+  constructor(connection: RedisOptions, redis: Redis, prefix: string, replicated?: ReplicaWait) {
+    super(compareKind, connection, redis, prefix, replicated);
   }
 
   /** The progress the worker last reported; null before it started. */

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { Queue, type ConnectionOptions, type Job } from 'bullmq';
 import type { Redis, RedisOptions } from 'ioredis';
 import { NotFoundError } from '../errors/index.js';
+import { asWaitingClient, type ReplicaWait } from '../store/replica-wait.js';
 
 /** A queued job as the API shows it. */
 export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed';
@@ -73,6 +74,8 @@ export class JobQueue<D extends OwnedJobData, O> {
     connection: RedisOptions,
     protected readonly redis: Redis,
     protected readonly prefix: string,
+    /** An acknowledged job stands on the replicas (REDIS_WAIT_REPLICAS). */
+    private readonly replicated?: ReplicaWait,
   ) {
     this.queue = new Queue(kind.queue, { connection: connection as ConnectionOptions, prefix: `${prefix}bull` });
     // Errors reach the callers of each command; the event only reports reconnects.
@@ -89,6 +92,14 @@ export class JobQueue<D extends OwnedJobData, O> {
       removeOnComplete: { age: RESULT_TTL_SECONDS },
       removeOnFail: { age: RESULT_TTL_SECONDS },
     });
+    // The queue's own connection wrote the job, so it is the one that waits for the replicas.
+    if (this.replicated) {
+      await this.replicated(asWaitingClient(await this.queue.getBackend().client)).catch(async (err: unknown) => {
+        // Not acknowledged, so not run: the caller is told to retry and must not get it twice.
+        await (this.queue as Queue).remove(id).catch(() => undefined);
+        throw err;
+      });
+    }
     return id;
   }
 

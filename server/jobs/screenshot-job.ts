@@ -5,6 +5,7 @@ import { captureScreenshot, screenshotDefaults, screenshotDeps } from '../render
 import { runJobOnce } from '../workers/job-run.js';
 import type { WorkerDeps } from '../workers/worker-deps.js';
 import { JobQueue, type JobFailure, type JobKind, type OwnedJobData } from './job-queue.js';
+import type { ReplicaWait } from '../store/replica-wait.js';
 
 /** A queued screenshot: what to capture, for whom. */
 export interface ScreenshotJobData extends OwnedJobData {
@@ -39,8 +40,8 @@ export const screenshotKind: JobKind = {
 
 /** The asynchronous screenshot queue (POST /api/screenshot/queue) and its outcomes. */
 export class ScreenshotJobs extends JobQueue<ScreenshotJobData, ScreenshotOutcome> {
-  constructor(connection: RedisOptions, redis: Redis, prefix: string) {
-    super(screenshotKind, connection, redis, prefix);
+  constructor(connection: RedisOptions, redis: Redis, prefix: string, replicated?: ReplicaWait) {
+    super(screenshotKind, connection, redis, prefix, replicated);
   }
 }
 

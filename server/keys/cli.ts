@@ -1,7 +1,8 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import { parseArgs } from 'node:util';
 import { createConfig, type Config } from '../config.js';
-import { answers, embeddedSocketPath, optionsFromUrl, withoutPassword } from '../store/redis.js';
+import { answers, connectOptionsOf, embeddedSocketPath, optionsFromUrl, sentinelOptions, withoutPassword } from '../store/redis.js';
+import { createReplicaWait } from '../store/replica-wait.js';
 import { hashKey, KeyStore, type KeyRecord } from './key-store.js';
 import { tierNames, type Tier } from './tiers.js';
 
@@ -38,7 +39,7 @@ async function main(argv: string[]): Promise<number> {
   const config = operatorInput(() => createConfig(process.env));
   const redis = await connect(config);
   try {
-    const store = new KeyStore(redis, config.REDIS_PREFIX, 0);
+    const store = new KeyStore(redis, config.REDIS_PREFIX, { cacheMs: 0, replicated: createReplicaWait({ replicas: config.REDIS_WAIT_REPLICAS, timeoutMs: config.REDIS_WAIT_TIMEOUT_MS }) });
     if (command === 'create') return await print(await create(store, values.tier, values.email), store);
     if (command === 'list') return await list(store, redis);
     const hash = await resolveHash(ref, redis, config.REDIS_PREFIX);
@@ -107,13 +108,18 @@ async function list(store: KeyStore, redis: Redis): Promise<number> {
 }
 
 /**
- * The service's Redis: REDIS_URL, else the one on 127.0.0.1:6379, else a running service's
- * embedded server (its socket). Never starts one: keys made there would be lost to the service.
+ * The service's Redis: its Sentinels' primary, REDIS_URL, else the one on 127.0.0.1:6379, else
+ * a running service's embedded server (its socket). Never starts one: keys made there would be
+ * lost to the service.
  */
 async function connect(config: Config): Promise<Redis> {
   let where: RedisOptions;
   let label: string;
-  if (config.REDIS_URL) {
+  const { sentinel } = connectOptionsOf(config);
+  if (sentinel) {
+    where = sentinelOptions(sentinel);
+    label = `the primary ${sentinel.name} of the Sentinels ${config.REDIS_SENTINELS?.map((n) => `${n.host}:${n.port}`).join(',')}`;
+  } else if (config.REDIS_URL) {
     where = optionsFromUrl(config.REDIS_URL);
     label = withoutPassword(config.REDIS_URL);
   } else if (await answers({ host: '127.0.0.1', port: 6379 })) {

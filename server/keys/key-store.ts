@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { ReplicaWait } from '../store/replica-wait.js';
 import { type KeyStatus, type Tier, dailyLimit, keyStatuses, tierNames, PERIOD_DAYS } from './tiers.js';
 
 /** A key as stored; the plain key itself is never stored, only its SHA-256. */
@@ -31,11 +32,22 @@ export const hashKey = (plain: string) => crypto.createHash('sha256').update(pla
 export class KeyStore {
   private readonly cache = new Map<string, { record: KeyRecord; until: number }>();
 
+  private readonly cacheMs: number;
+  private readonly replicated: ReplicaWait;
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-    private readonly cacheMs = 2_000,
-  ) {}
+    opts: {
+      /** How long a key record is kept in process. @default 2000 */
+      cacheMs?: number;
+      /** Key writes stand on the replicas before they are acknowledged. @default none */
+      replicated?: ReplicaWait;
+    } = {},
+  ) {
+    this.cacheMs = opts.cacheMs ?? 2_000;
+    this.replicated = opts.replicated ?? (async () => undefined);
+  }
 
   private k = (...parts: string[]) => `${this.prefix}${parts.join(':')}`;
 
@@ -65,6 +77,7 @@ export class KeyStore {
       multi.set(this.k('verify', token), hash, 'EX', VERIFY_TOKEN_TTL_SECONDS);
     }
     await multi.exec();
+    await this.replicated(this.redis);
     return { plain, record, token };
   }
 
@@ -95,6 +108,7 @@ export class KeyStore {
     if (!record) return null;
     if (record.status === 'suspended') return record;
     await this.redis.hset(this.k('key', hash), { status: 'active', verified: '1' });
+    await this.replicated(this.redis);
     this.cache.delete(hash);
     return { ...record, status: 'active', verified: true };
   }
@@ -111,6 +125,7 @@ export class KeyStore {
     if (change.tier && change.tier !== 'free') next.verified = true;
     if (next.verified && !record.verified && next.status === 'inactive') next.status = 'active';
     await this.redis.hset(this.k('key', hash), serialize(next));
+    await this.replicated(this.redis);
     this.cache.delete(hash);
     return next;
   }

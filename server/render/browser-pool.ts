@@ -110,6 +110,11 @@ export interface BrowserPool {
    */
   checkTarget(policy: TargetPolicy, url: string): Promise<URL>;
   stats(): PoolStats;
+  /**
+   * Whether a render could start: the browser runs (launched now if there is none) and answers
+   * over DevTools. False when Chromium cannot start or does not answer; never throws.
+   */
+  canRender(): Promise<boolean>;
   /** The current browser's process id (tests of crash recovery). */
   browserPid(): number | undefined;
   close(): Promise<void>;
@@ -250,6 +255,16 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
     withPage,
     checkTarget,
     stats,
+    async canRender() {
+      try {
+        const inst = await browsers.instance();
+        await inst.browser.version();
+        return true;
+      } catch (err) {
+        log?.warn({ err }, 'the browser cannot render (readiness)');
+        return false;
+      }
+    },
     browserPid: () => browsers.pid(),
     async close() {
       slots.close();

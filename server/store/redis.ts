@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Redis, type RedisOptions } from 'ioredis';
+import type { Config } from '../config.js';
 import { pause } from '../time-bounds.js';
 
 export interface RedisHandle {
@@ -13,7 +14,7 @@ export interface RedisHandle {
   producerConnection: RedisOptions;
   /** Options for BullMQ workers: blocking commands wait for Redis (`maxRetriesPerRequest: null`). */
   workerConnection: RedisOptions;
-  /** Which Redis this is, for the start-up log: the URL without its password, or the embedded server. */
+  /** Which Redis this is, for the start-up log: the URL without its password, the Sentinels, or the embedded server. */
   label: string;
   /** Stops the embedded server, if one was started. */
   close(): Promise<void>;
@@ -21,9 +22,35 @@ export interface RedisHandle {
 
 export interface ConnectOptions {
   url?: string;
+  /** A Redis that fails over: ask these Sentinels for the primary (exclusive with `url`). */
+  sentinel?: SentinelTarget;
   dataDir: string;
   /** Longest wait for one command on the request path, in ms. @default 500 */
   commandTimeoutMs?: number;
+}
+
+export interface SentinelTarget {
+  sentinels: Array<{ host: string; port: number }>;
+  /** The primary's name in the Sentinels' `sentinel monitor` line. */
+  name: string;
+  username?: string;
+  password?: string;
+  sentinelPassword?: string;
+  /** TLS to the Sentinels and to the data nodes. */
+  tls: boolean;
+}
+
+/** Where the service's settings say Redis is. */
+export function connectOptionsOf(config: Config): ConnectOptions {
+  const sentinel: SentinelTarget | undefined = config.REDIS_SENTINELS && {
+    sentinels: config.REDIS_SENTINELS,
+    name: config.REDIS_SENTINEL_NAME,
+    username: config.REDIS_USERNAME,
+    password: config.REDIS_PASSWORD,
+    sentinelPassword: config.REDIS_SENTINEL_PASSWORD,
+    tls: config.REDIS_TLS,
+  };
+  return { url: config.REDIS_URL, sentinel, dataDir: config.REDIS_DATA_DIR, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS };
 }
 
 /** How soon a lost connection is tried again: every client is back within this after Redis is. */
@@ -42,7 +69,10 @@ export async function connectRedis(opts: ConnectOptions): Promise<RedisHandle> {
   let where: RedisOptions;
   let child: ChildProcess | undefined;
   let label: string;
-  if (opts.url) {
+  if (opts.sentinel) {
+    where = sentinelOptions(opts.sentinel);
+    label = `sentinels ${opts.sentinel.sentinels.map((s) => `${s.host}:${s.port}`).join(',')} (primary ${opts.sentinel.name})`;
+  } else if (opts.url) {
     where = optionsFromUrl(opts.url);
     label = withoutPassword(opts.url);
   } else if (await answers({ host: '127.0.0.1', port: 6379 })) {
@@ -53,7 +83,14 @@ export async function connectRedis(opts: ConnectOptions): Promise<RedisHandle> {
     label = `embedded redis-server (REDIS_URL unset; data in ${path.resolve(opts.dataDir)})`;
   }
   const commandTimeout = opts.commandTimeoutMs ?? 500;
-  const connection: RedisOptions = { ...where, connectTimeout: Math.max(1_000, commandTimeout * 2), retryStrategy: () => RECONNECT_MS };
+  const connection: RedisOptions = {
+    ...where,
+    connectTimeout: Math.max(1_000, commandTimeout * 2),
+    retryStrategy: () => RECONNECT_MS,
+    // A primary demoted by a failover answers writes with READONLY: reconnect (through the
+    // Sentinels, to the new primary) and send the refused command again; it was not run.
+    reconnectOnError: (err) => (err.message.startsWith('READONLY') ? 2 : false),
+  };
   const producerConnection: RedisOptions = { ...connection, enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout };
   // Auto-pipelining batches the commands of concurrent requests into one write: fewer syscalls under load.
   const redis = new Redis({ ...producerConnection, lazyConnect: true, enableAutoPipelining: true });
@@ -86,6 +123,28 @@ export function optionsFromUrl(url: string): RedisOptions {
     password: u.password ? decodeURIComponent(u.password) : undefined,
     db: u.pathname.length > 1 ? Number(u.pathname.slice(1)) : undefined,
     tls: u.protocol === 'rediss:' ? {} : undefined,
+  };
+}
+
+/**
+ * ioredis options that ask the Sentinels for the primary: a lost connection asks them again
+ * every RECONNECT_MS, and a demoted primary's READONLY sends it back to them (reconnectOnError).
+ * ioredis's `failoverDetector` stays off: in ioredis 6.0.0 a `+switch-master` that arrives while
+ * the client is reconnecting ends the client for good ("Connection is closed", seen in the
+ * failover test one run in two).
+ */
+export function sentinelOptions(t: SentinelTarget): RedisOptions {
+  return {
+    sentinels: t.sentinels,
+    name: t.name,
+    role: 'master',
+    username: t.username,
+    password: t.password,
+    sentinelPassword: t.sentinelPassword,
+    enableTLSForSentinelMode: t.tls,
+    tls: t.tls ? {} : undefined,
+    sentinelTLS: t.tls ? {} : undefined,
+    sentinelRetryStrategy: () => RECONNECT_MS,
   };
 }
 

@@ -60,7 +60,8 @@ export async function startOwnRedis({ persist = false }: { persist?: boolean } =
   };
 }
 
-async function answers(port: number): Promise<boolean> {
+/** Whether a Redis answers PING on `port` of loopback. */
+export async function answers(port: number): Promise<boolean> {
   const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 500 });
   probe.on('error', () => undefined); // a refused probe is the answer
   try {

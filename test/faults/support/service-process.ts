@@ -9,7 +9,7 @@ export type Mode = 'serve' | 'api' | 'worker';
 export interface ServiceProcess {
   pid: number;
   mode: Mode;
-  /** Base URL (api and serve modes). */
+  /** Base URL: the API (api and serve modes), or the worker's probes and metrics. */
   url: string;
   /** Everything the process wrote (pino JSON lines and stderr). */
   output(): string;
@@ -37,7 +37,7 @@ export function baseEnv(redisUrl: string, extra: Record<string, string> = {}): R
 export async function spawnService(mode: Mode, env: Record<string, string>): Promise<ServiceProcess> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', mode], {
-    env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` },
+    env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port), WORKER_PORT: '0', PUBLIC_BASE_URL: `http://127.0.0.1:${port}` },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -51,10 +51,12 @@ export async function spawnService(mode: Mode, env: Record<string, string>): Pro
     if (gone) throw new Error(`the ${mode} process exited during start:\n${log}`);
     return log.includes(ready) ? true : undefined;
   }, 60_000);
+  // A worker listens for its probes on a port of its choosing (WORKER_PORT=0) and logs it.
+  const workerPort = mode === 'worker' ? /"port":(\d+)[^\n]*"worker started"/.exec(log)?.[1] : undefined;
   return {
     pid: child.pid ?? 0,
     mode,
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${workerPort || port}`,
     output: () => log,
     exited,
     kill: (signal = 'SIGTERM') => {
