@@ -55,7 +55,8 @@ export const documentsBody = z
       .optional()
       .describe('Check only links on these 1-based inclusive line ranges, per document path (`{"docs/a.md": [[10, 12], [40, 40]]}`); a link spanning several lines counts when any of its lines is in a range. Documents not named get no links checked, but still supply headings for fragment checks.'),
     repository_url: z
-      .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://github.com/owner/repo' })
+      // abort: zod runs the checks after a failed one too, and this refinement needs a URL.
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://github.com/owner/repo', abort: true })
       .refine((u) => new URL(u).pathname.split('/').filter(Boolean).length >= 2, 'must name the repository: https://host/owner/repo')
       .optional()
       .describe('`https://github.com/owner/repo` (or a GitHub Enterprise URL): links to its `blob/`, `tree/`, `raw/` and `blame/` URLs (and raw.githubusercontent.com for github.com) are checked against `paths` instead of fetched, whatever the ref; links pinned to a full commit SHA are skipped.'),
