@@ -86,7 +86,9 @@ export function createTargetPolicy(allowPrivate: string, options: TargetPolicyOp
       const family = literal.kind() === 'ipv6' ? 6 : 4;
       return options.all ? callback(null, [{ address: ip, family }]) : callback(null, ip, family);
     }
-    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+    // `localhost.` is `localhost`: a fully qualified name's root dot is resolved away, as a
+    // browser does, so no resolver that lacks it in its hosts file lets a private name past.
+    dns.lookup(hostname.replace(/(?<=.)\.$/, ''), { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
       const bad = addresses.find((a) => !allowsAddress(a.address));
       // The refusal names the host as given; the resolved address stays unprinted (it may be internal).

@@ -1,5 +1,5 @@
 import type { HTTPResponse, Page } from 'puppeteer-core';
-import { BadInputError, DomainError, TargetFailedError, TargetTimeoutError } from '../errors/index.js';
+import { BadInputError, DomainError, TargetFailedError, TargetTimeoutError, targetError } from '../errors/index.js';
 import type { TargetPolicy } from '../net/target-policy.js';
 import type { AdBlocker } from './ad-blocker.js';
 import type { BrowserPool, RenderOwner, RenderPages } from './browser-pool.js';
@@ -93,8 +93,7 @@ export interface ScreenshotResult {
  */
 export async function captureScreenshot(opts: ScreenshotOptions, deps: ScreenshotDeps): Promise<ScreenshotResult> {
   await deps.pool.checkTarget(deps.policy, opts.url).catch((err: unknown) => {
-    if (err instanceof DomainError) throw err;
-    throw new TargetFailedError(`the target host could not be resolved (${(err as { code?: string }).code ?? 'dns'}); check the URL`);
+    throw targetError(err, new URL(opts.url).host); // as fetch mode words it
   });
   const preset = opts.viewport ? viewportPresets[opts.viewport] : undefined;
   const width = preset?.width ?? opts.width;
@@ -184,13 +183,13 @@ function navigationError(err: unknown, host: string, timeoutMs: number, answered
   const code = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
   if (code === 'ERR_TUNNEL_CONNECTION_FAILED' || code === 'ERR_ACCESS_DENIED') {
     // The safety proxy refused the address the name resolved to (or could not reach it).
-    return new TargetFailedError('the target is unreachable or not an allowed address');
+    return new TargetFailedError(`${host} is unreachable or not an allowed address`);
   }
-  if (code === 'ERR_INVALID_AUTH_CREDENTIALS') return new TargetFailedError('the target refused the HTTP credentials; check http_username and http_password');
+  if (code === 'ERR_INVALID_AUTH_CREDENTIALS') return new TargetFailedError(`${host} refused the HTTP credentials; check http_username and http_password`);
   if (code === 'ERR_ABORTED') {
-    return new TargetFailedError('the navigation was aborted: the target is not a page the browser shows (it started a download or closed the page)');
+    return new TargetFailedError(`the navigation was aborted: ${host} sent no page the browser shows (it started a download or closed the page)`);
   }
-  return new TargetFailedError(`the target could not be loaded (${code ?? 'network error'})`);
+  return new TargetFailedError(`${host} could not be loaded (${code ?? 'network error'})`);
 }
 
 async function runScript(page: Page, js: string) {

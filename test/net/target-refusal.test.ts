@@ -177,3 +177,42 @@ describe('a loopback target refused, as a new user and a stranger meet it', func
     expect(usage.body.rate_limit_remaining_today).to.equal(20);
   });
 });
+
+describe('a target refused or unresolvable reads the same in fetch and render mode', function () {
+  this.timeout(120_000);
+  let svc: TestService;
+  let site: Awaited<ReturnType<typeof startFixtureServer>>;
+  let key: string;
+
+  before(async () => {
+    site = await startFixtureServer((_req, res) => res.setHeader('content-type', 'text/html').end('<title>local</title>'));
+    svc = await startTestService({ ALLOW_PRIVATE_TARGETS: 'false' });
+    key = await svc.newKey('business');
+  });
+  after(async () => {
+    await svc.close();
+    await site.close();
+  });
+
+  const answer = async (path: string, url: string) => {
+    const r = await svc.call(`${path}${path.includes('?') ? '&' : '?'}url=${encodeURIComponent(url)}`, { headers: { 'X-API-Key': key } });
+    return `${r.status} ${r.body?.error ?? r.text.slice(0, 120)}`;
+  };
+
+  for (const [what, url, status] of [
+    ['a trailing-dot loopback name (localhost.)', () => `http://localhost.:${site.port}/`, 400],
+    ['a name that does not resolve', () => 'http://no-such-host.invalid/', 502],
+  ] as const) {
+    it(`GET /api/techstack, /api/seo (render=true or not) and /api/screenshot, for ${what}: one status and one message`, async () => {
+      const answers = {
+        'techstack fetch': await answer('/api/techstack', url()),
+        'techstack render': await answer('/api/techstack?render=true', url()),
+        'seo fetch': await answer('/api/seo', url()),
+        'seo render': await answer('/api/seo?render=true', url()),
+        screenshot: await answer('/api/screenshot?full_page=false', url()),
+      };
+      expect(new Set(Object.values(answers)).size, JSON.stringify(answers, null, 2)).to.equal(1);
+      expect(answers['seo render']).to.match(new RegExp(`^${status} ${status === 400 ? 'target refused: localhost\\. resolves to a loopback address' : 'no-such-host\\.invalid is unreachable: the host name does not resolve'}`));
+    });
+  }
+});

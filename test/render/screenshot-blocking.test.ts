@@ -50,7 +50,7 @@ describe('GET /api/screenshot, block_ads and target safety', function () {
   it('a target that never answers gives 504', async () => {
     const r = await shot({ url: `${site.url}/hang` });
     expect(r.status).to.equal(504);
-    expect(r.body.error).to.match(/did not answer within 2000 ms/);
+    expect(r.body.error).to.equal(`${new URL(site.url).host} did not answer in time: timed out (no response within 2000 ms)`);
     expect(svc.deps.browser.stats().open).to.equal(0);
   });
 

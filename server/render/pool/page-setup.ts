@@ -1,5 +1,5 @@
 import type { BrowserContext, CDPSession, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
-import { DomainError, TargetFailedError, TargetRefusedError } from '../../errors/index.js';
+import { DomainError, TargetFailedError, TargetRefusedError, targetError } from '../../errors/index.js';
 import type { SafetyProxy } from '../safety-proxy.js';
 import type { Instance } from './browsers.js';
 import type { MainNavigation } from './script-watchdog.js';
@@ -101,12 +101,11 @@ async function guardNavigation(req: HTTPRequest, guard: NavigationGuard, checkTa
   try {
     await checkTarget(req.url());
   } catch (err) {
-    if (err instanceof TargetRefusedError) {
-      guard.failure = err;
-      await req.abort('blockedbyclient', 100).catch(() => undefined);
-      return;
-    }
-    // A name that does not resolve: the proxy answers it (593), which the guard records.
+    // A refused address, or a name that does not resolve (the proxy would answer that with a
+    // page of its own, a 404): the lease fails as fetch mode does.
+    guard.failure = targetError(err, new URL(req.url()).host);
+    await req.abort(err instanceof TargetRefusedError ? 'blockedbyclient' : 'namenotresolved', 100).catch(() => undefined);
+    return;
   }
   await req.continue(req.continueRequestOverrides(), 0).catch(() => undefined);
 }
