@@ -1,7 +1,7 @@
 import { decodeBody } from './decode-body.js';
 import type { DocumentInput } from './document-input.js';
 import { scanHtml } from './extract-html.js';
-import { extractMarkdown, type MarkdownLink } from './extract-markdown.js';
+import { extractMarkdown, type MarkdownLink, type UnusedDefinition } from './extract-markdown.js';
 import { extractText } from './extract-text.js';
 import type { LinkLedger } from './link-ledger.js';
 import { positionIndex } from './text-position.js';
@@ -14,6 +14,8 @@ export interface ExtractedDocument {
   kind: DocumentKind;
   links: MarkdownLink[];
   anchors: string[];
+  /** Markdown: reference definitions that render nothing (no reference uses them, or an earlier one has the label). */
+  unusedDefinitions?: UnusedDefinition[];
   /** HTML: the first `<base href>` as written. */
   baseHref?: string;
   /** Why the document could not be read (its links are then unknown). */
@@ -39,7 +41,7 @@ export function extractDocument(doc: DocumentInput): ExtractedDocument {
   if (text === null) return { path: doc.path, kind, links: [], anchors: [], binary: true };
   if (kind === 'markdown') {
     const md = extractMarkdown(text);
-    return { path: doc.path, kind, links: md.links, anchors: [...md.anchors], ...(md.error ? { error: md.error } : {}) };
+    return { path: doc.path, kind, links: md.links, anchors: [...md.anchors], unusedDefinitions: md.unusedDefinitions, ...(md.error ? { error: md.error } : {}) };
   }
   if (kind === 'text') return { path: doc.path, kind, links: extractText(text), anchors: [] };
   const scanned = scanHtml(text);

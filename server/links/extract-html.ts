@@ -2,6 +2,7 @@ import { Parser } from 'htmlparser2';
 import { scanCss } from './extract-css.js';
 import { parseRefresh } from './meta-refresh.js';
 import { resolveIn } from './resolve-url.js';
+import { githubElements, githubKeepsUrl, rawTextElements } from './github-sanitize.js';
 import { srcsetUrls } from './srcset.js';
 import { positionIndex } from './text-position.js';
 import type { FoundLink, LinkResource } from './types.js';
@@ -64,13 +65,26 @@ const linkResource = (rel: string): LinkResource => {
 const SKIPPED_LINK_RELS = /\b(dns-prefetch|preconnect)\b/i;
 
 /**
+ * Raw HTML of a Markdown document as GitHub shows it: only what its sanitizer keeps
+ * (`github-sanitize.ts`). The fragments of one document are scanned in order with one state,
+ * since an element holding raw text (`<script>`, `<textarea>`) may open in one fragment and
+ * close in a later one.
+ */
+export interface GithubMarkdownHtml {
+  /** The raw-text element left open by the fragments scanned so far. */
+  rawText?: string;
+}
+
+/**
  * Every URL an HTML document (or fragment) holds, with its place in the source, by a
  * streaming parse (htmlparser2 callbacks, no DOM: the crawler parses every page, and a
  * tree cost more than fetching a small page on loopback). Comments are not content, so
  * links inside them are not found. `srcset` and `imagesrcset` by the HTML spec's
- * algorithm; CSS in `<style>` and `style=""` by the CSS tokenizer.
+ * algorithm; CSS in `<style>` and `style=""` by the CSS tokenizer. With `github`, raw HTML
+ * of a Markdown document: only the links GitHub's sanitizer leaves on the rendered page.
  */
-export function scanHtml(html: string): ScannedHtml {
+export function scanHtml(html: string, github?: GithubMarkdownHtml): ScannedHtml {
+  if (github) return scanGithubHtml(html, github);
   const references: HtmlReference[] = [];
   const anchors = new Set<string>();
   const styles: Array<{ text: string; start: number }> = [];
@@ -132,6 +146,58 @@ export function scanHtml(html: string): ScannedHtml {
   }
   references.sort((a, b) => a.start - b.start); // document order (style sheets were read last)
   return { references, anchors, baseHref, refresh };
+}
+
+function scanGithubHtml(html: string, state: GithubMarkdownHtml): ScannedHtml {
+  const references: HtmlReference[] = [];
+  const anchors = new Set<string>();
+  const text = skipOpenRawText(html, state);
+  if (text === null) return { references, anchors };
+  const parser: Parser = new Parser(
+    {
+      onopentag(tag, a) {
+        if (state.rawText) return;
+        if (rawTextElements.has(tag)) {
+          state.rawText = tag;
+          return;
+        }
+        if (!githubElements.has(tag)) return;
+        const start = parser.startIndex;
+        const end = parser.endIndex + 1;
+        const add = (value: string | undefined, resource: LinkResource, role: 'href' | 'src') => {
+          const v = value?.trim();
+          if (v && githubKeepsUrl(role, v)) references.push({ value: v, resource, navigational: resource === 'page', start, end });
+        };
+        if (a.id) anchors.add(a.id);
+        if (tag === 'a') {
+          if (a.name) anchors.add(a.name);
+          add(a.href, 'page', 'href');
+        }
+        if (tag === 'img') add(a.src, 'image', 'src');
+        if (tag === 'source' && a.srcset !== undefined) for (const url of srcsetUrls(a.srcset)) add(url, 'image', 'src');
+      },
+      onclosetag(tag, implied) {
+        // A fragment's end closes what it left open only in the parser's view, not in the document's.
+        if (!implied && tag === state.rawText) state.rawText = undefined;
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.end(text);
+  return { references, anchors };
+}
+
+/**
+ * The fragment with what still belongs to a raw-text element opened earlier blanked out
+ * (line ends kept, so offsets stay); null when the element does not close in it.
+ */
+function skipOpenRawText(html: string, state: GithubMarkdownHtml): string | null {
+  if (!state.rawText) return html;
+  const close = new RegExp(`</${state.rawText}(?=[\\s/>]|$)`, 'i').exec(html);
+  if (!close) return null;
+  state.rawText = undefined;
+  const end = html.indexOf('>', close.index) + 1 || html.length;
+  return html.slice(0, end).replace(/[^\r\n]/g, ' ') + html.slice(end);
 }
 
 export interface ExtractedPage {

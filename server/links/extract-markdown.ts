@@ -1,9 +1,10 @@
 import GithubSlugger from 'github-slugger';
-import type { Html, Nodes, Parents, Root } from 'mdast';
+import type { Definition, Html, Nodes, Parents, Root } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
-import { scanHtml } from './extract-html.js';
+import { scanHtml, type GithubMarkdownHtml } from './extract-html.js';
+import { githubKeepsUrl } from './github-sanitize.js';
 import { positionIndex } from './text-position.js';
 import type { LinkResource } from './types.js';
 
@@ -19,8 +20,18 @@ export interface MarkdownLink {
   endLine: number;
 }
 
+/** A reference definition that renders nothing: no reference uses its label, or an earlier definition has it. */
+export interface UnusedDefinition extends MarkdownLink {
+  /** The label as written. */
+  label: string;
+  /** An earlier definition of the same label is the one used. */
+  duplicate: boolean;
+}
+
 export interface ExtractedMarkdown {
   links: MarkdownLink[];
+  /** Reference definitions that are not links on the rendered page. */
+  unusedDefinitions: UnusedDefinition[];
   /** Fragments that exist in the rendered document: GitHub's heading slugs, HTML ids and `<a name>`. */
   anchors: Set<string>;
   /** Set when the document could not be parsed (nesting deeper than the stack allows); nothing is extracted then. */
@@ -28,12 +39,15 @@ export interface ExtractedMarkdown {
 }
 
 /**
- * Links of a Markdown document by a CommonMark + GFM parser (micromark), as GitHub renders
- * it: inline links and images, reference definitions (each once, where the URL is written),
- * autolinks and GFM autolink literals, and URLs in raw HTML (read by the one HTML scanner,
- * positions mapped back into the Markdown). Code and comments hold no links. Anchors are
- * heading slugs made by `github-slugger` in document order (duplicates get `-1`, `-2`),
- * plus ids and names of raw HTML.
+ * Links of a Markdown document by a CommonMark + GFM parser (micromark), exactly those GitHub
+ * renders: inline links and images, autolinks and GFM autolink literals, reference
+ * definitions that a reference uses (CommonMark: labels match after case folding and
+ * whitespace collapsing, the first definition of a label wins; each reported once, where its
+ * URL is written), and URLs in raw HTML (read by the one HTML scanner, positions mapped back
+ * into the Markdown). What GitHub's sanitizer strips is not a link: elements and attributes
+ * off its allow-list, URLs with other protocols (`github-sanitize.ts`). Code and comments
+ * hold no links. Anchors are heading slugs made by `github-slugger` in document order
+ * (duplicates get `-1`, `-2`), plus ids and `<a name>` of raw HTML.
  */
 export function extractMarkdown(text: string): ExtractedMarkdown {
   let tree: Root;
@@ -41,15 +55,17 @@ export function extractMarkdown(text: string): ExtractedMarkdown {
     tree = fromMarkdown(text, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
   } catch (err) {
     // micromark recurses per level of nesting: thousands of nested quotes or lists overflow the stack.
-    if (err instanceof RangeError) return { links: [], anchors: new Set(), error: 'the document is nested too deeply to read' };
+    if (err instanceof RangeError) return { links: [], unusedDefinitions: [], anchors: new Set(), error: 'the document is nested too deeply to read' };
     throw err;
   }
   const links: MarkdownLink[] = [];
   const anchors = new Set<string>();
   const slugger = new GithubSlugger();
-  const imageRefs = new Set<string>();
-  const definitions: Array<{ node: Nodes & { url: string; identifier: string } }> = [];
+  // micromark makes a reference node only for a label some definition has (mdast's `identifier`: the normalised label).
+  const used = new Map<string, LinkResource>();
+  const definitions: Definition[] = [];
   const sourceLines = lazyLines(text);
+  const html: GithubMarkdownHtml = {};
 
   const stack: Nodes[] = [tree];
   while (stack.length) {
@@ -57,41 +73,55 @@ export function extractMarkdown(text: string): ExtractedMarkdown {
     switch (node.type) {
       case 'link':
       case 'image':
-        add(links, node, node.url, node.type === 'image' ? 'image' : 'page');
+        // Inside an element whose content is raw text (`<script>` … `</script>` around inline Markdown), nothing is rendered.
+        if (!html.rawText) add(links, node, node.url, node.type === 'image' ? 'image' : 'page');
+        break;
+      case 'linkReference':
+        if (!html.rawText && !used.has(node.identifier)) used.set(node.identifier, 'page');
         break;
       case 'imageReference':
-        imageRefs.add(node.identifier);
+        if (!html.rawText) used.set(node.identifier, 'image');
         break;
       case 'definition':
-        definitions.push({ node });
+        definitions.push(node);
         break;
       case 'heading':
         anchors.add(slugger.slug(headingText(node)));
         break;
       case 'html':
-        for (const found of htmlLinks(node, sourceLines, anchors)) links.push(found);
+        for (const found of htmlLinks(node, sourceLines, anchors, html)) links.push(found);
         break;
       default:
         break;
     }
     if ('children' in node) for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
   }
-  for (const { node } of definitions) add(links, node, node.url, imageRefs.has(node.identifier) ? 'image' : 'page');
+  const unusedDefinitions: UnusedDefinition[] = [];
+  const defined = new Set<string>();
+  for (const node of definitions) {
+    const resource = used.get(node.identifier);
+    const duplicate = defined.has(node.identifier);
+    defined.add(node.identifier);
+    if (resource && !duplicate) add(links, node, node.url, resource);
+    else {
+      const place = placeOf(node, node.url);
+      if (place) unusedDefinitions.push({ ...place, resource: 'page', navigational: true, label: node.label ?? node.identifier, duplicate });
+    }
+  }
   links.sort((a, b) => a.line - b.line || a.column - b.column);
-  return { links, anchors };
+  return { links, unusedDefinitions, anchors };
 }
 
 function add(links: MarkdownLink[], node: Nodes, url: string, resource: LinkResource) {
+  if (!githubKeepsUrl(resource === 'image' ? 'src' : 'href', url)) return;
+  const place = placeOf(node, url);
+  if (place) links.push({ ...place, resource, navigational: resource === 'page' });
+}
+
+function placeOf(node: Nodes, url: string): Pick<MarkdownLink, 'url' | 'line' | 'column' | 'endLine'> | null {
   const trimmed = url.trim();
-  if (!trimmed || !node.position) return;
-  links.push({
-    url: trimmed,
-    resource,
-    navigational: resource === 'page',
-    line: node.position.start.line,
-    column: node.position.start.column,
-    endLine: node.position.end.line,
-  });
+  if (!trimmed || !node.position) return null;
+  return { url: trimmed, line: node.position.start.line, column: node.position.start.column, endLine: node.position.end.line };
 }
 
 /**
@@ -111,14 +141,14 @@ function headingText(node: Parents): string {
   return out;
 }
 
-/** Links of a raw HTML node, positions mapped from its value back to the Markdown source. */
-function htmlLinks(node: Html, sourceLines: () => string[], anchors: Set<string>): MarkdownLink[] {
+/** Links of a raw HTML node as GitHub keeps them, positions mapped from its value back to the Markdown source. */
+function htmlLinks(node: Html, sourceLines: () => string[], anchors: Set<string>, state: GithubMarkdownHtml): MarkdownLink[] {
   const start = node.position?.start;
   if (!start) return [];
   const valueLines = node.value.split(/\r\n|\r|\n/);
   // One character per line end, so offsets map to lines whatever the source's line ends.
   const text = valueLines.join('\n');
-  const scanned = scanHtml(text);
+  const scanned = scanHtml(text, state);
   for (const a of scanned.anchors) anchors.add(a);
   if (!scanned.references.length) return [];
   const at = positionIndex(text);

@@ -2,10 +2,10 @@ import { request } from 'undici';
 import { NotFoundError, TargetFailedError, targetErrorOf } from '../errors/index.js';
 import { innermostMessage, netErrorKind } from '../net/safe-http.js';
 import { readDocuments, recordUnreadable } from './extract-document.js';
-import { anchorMatcher } from './fragment-match.js';
+import { alwaysValidFragment, anchorMatcher } from './fragment-match.js';
 import { isRelativeLink, resolveInRepository } from './repository-links.js';
 import { LinkLedger, type LedgerEntry } from './link-ledger.js';
-import { settleAndReport, type DeadLinkReport, type Gate } from './report.js';
+import { settleAndReport, type DeadLinkReport, type FragmentVerdicts, type Gate } from './report.js';
 import { newChecker, type FragmentPolicy, type LinkDeps } from './site-check.js';
 import type { CheckResult, LinkScope } from './types.js';
 import type { UrlPattern } from './url-pattern.js';
@@ -61,7 +61,7 @@ export async function checkReadme(opts: ReadmeCheckOptions, deps: LinkDeps, gh: 
     const checker = newChecker(deps, abort.signal, deadline);
     const ledger = new LinkLedger(checker, { startHost: new URL(web).host, checkOnly: opts.checkOnly, exclude: opts.exclude, accept: opts.accept });
     const repoPaths = new Map<LedgerEntry, string>();
-    const missing = new Map<string, string[]>();
+    const fragments: FragmentVerdicts = new Map();
     const isReadme = anchorMatcher(md.anchors, { ignoreCase: true });
     if (md.error) recordUnreadable(ledger, file, md.error);
 
@@ -72,21 +72,27 @@ export async function checkReadme(opts: ReadmeCheckOptions, deps: LinkDeps, gh: 
         if (e && !e.result) ledger.schedule(e);
         continue;
       }
-      // Relative and root-relative links are files of the repository, as GitHub resolves them on the README's page.
+      // Relative and root-relative links are files of the repository, as GitHub resolves them on the README's page;
+      // above its root, the repository's own pages (its home, issues, wiki), checked like any link.
       const target = resolveInRepository(link.url, file);
-      const path = target === 'outside' ? null : target.path;
-      const url = path === null ? link.url : blobBase + path.split('/').map(encodeURIComponent).join('/');
-      const e = ledger.addAs({ key: url, url, scope: 'internal', fragment: target === 'outside' ? '' : target.fragment }, link.resource, source);
+      if ('aboveRoot' in target) {
+        const page = new URL(target.aboveRoot + (target.fragment ? `#${target.fragment}` : ''), `${web}/${opts.repository}/`).href;
+        const e = ledger.add({ ...link, url: page }, source);
+        if (e && !e.result) ledger.schedule(e);
+        continue;
+      }
+      const { path } = target;
+      const url = blobBase + path.split('/').map(encodeURIComponent).join('/');
+      const e = ledger.addAs({ key: url, url, scope: 'internal', fragment: target.fragment }, link.resource, source);
       if (!e || e.result || ledger.isClaimed(e.url)) continue;
       ledger.claim(e.url);
-      if (path === null) ledger.record(e, { url, status: null, kind: 'missing_file', redirect_chain: [], final_url: url, error: 'the link climbs above the repository root' });
-      else if (path === file) ledger.record(e, { url, status: 200, kind: 'ok', redirect_chain: [], final_url: url });
+      if (path === file) ledger.record(e, { url, status: 200, kind: 'ok', redirect_chain: [], final_url: url });
       else repoPaths.set(e, path);
     }
     const own = ledger.entries.get(fileUrl);
     if (own && opts.fragments !== 'ignore') {
-      const lost = [...own.fragments.keys()].filter((f) => !isReadme(f));
-      if (lost.length) missing.set(own.url, lost);
+      const judged = [...own.fragments.keys()].filter((f) => !alwaysValidFragment(f));
+      fragments.set(own.url, new Map(judged.map((f) => [f, isReadme(f) ? 'found' : 'missing'])));
     }
     for (const [entry, path] of repoPaths) {
       if (entry.result) continue;
@@ -105,7 +111,7 @@ export async function checkReadme(opts: ReadmeCheckOptions, deps: LinkDeps, gh: 
       mode: 'github',
       pagesCrawled: 1,
       startedAt,
-      missingFragments: missing,
+      fragments,
       fragmentsAreErrors: opts.fragments === 'error',
       gate: opts.gate,
       repository: opts.repository,

@@ -65,7 +65,8 @@ export interface EntryKey {
  */
 export class LinkLedger {
   readonly entries = new Map<string, LedgerEntry>();
-  skipped = 0;
+  /** Links not checked by rule (another scheme, `exclude`, `check_only`), each counted once however often it appears. */
+  private readonly skippedLinks = new Set<string>();
   private readonly pending = new Set<Promise<void>>();
   private checked = 0;
   private broken = 0;
@@ -79,10 +80,19 @@ export class LinkLedger {
     return sameSite(url.host, this.opts.startHost) ? 'internal' : 'external';
   }
 
-  /** Counts a link not checked (excluded, pinned, another scheme); null, for the caller to return. */
-  skip(): null {
-    this.skipped++;
+  /** Counts a link not checked by rule (excluded, another scheme, outside `check_only`); null, for the caller to return. */
+  skip(url: string): null {
+    this.skippedLinks.add(url);
     return null;
+  }
+
+  get skipped(): number {
+    return this.skippedLinks.size;
+  }
+
+  /** The links counted in `skipped`. */
+  skippedUrls(): string[] {
+    return [...this.skippedLinks].sort();
   }
 
   /** True when `url` matches an `exclude` pattern: such links are counted as skipped, never checked. */
@@ -98,14 +108,14 @@ export class LinkLedger {
   add(link: FoundLink, source: LinkSource): LedgerEntry | null {
     if (!URL.canParse(link.url)) return this.addInvalid(link, source);
     const n = normalise(link.url);
-    if (!n || this.excludes(link.url)) return this.skip();
+    if (!n) return this.skip(link.url);
+    if (this.excludes(link.url)) return this.skip(n.norm);
     return this.addAs({ key: n.norm, url: n.norm, scope: this.scopeOf(new URL(n.norm)), fragment: n.fragment }, link.resource, source);
   }
 
-  /** Records a link under an identity of the caller's (a repository file); null when `id.url` is excluded (skipped) or outside `check_only`. */
+  /** Records a link under an identity of the caller's (a repository file); null when `id.url` is excluded or outside `check_only` (both skipped). */
   addAs(id: EntryKey, resource: LinkResource, source: LinkSource): LedgerEntry | null {
-    if (this.excludes(id.url)) return this.skip();
-    if (this.opts.checkOnly && this.opts.checkOnly !== id.scope) return null;
+    if (this.excludes(id.url) || (this.opts.checkOnly && this.opts.checkOnly !== id.scope)) return this.skip(id.key);
     let e = this.entries.get(id.key);
     if (!e) {
       e = { url: id.url, scope: id.scope, resources: new Set(), sources: [], fragments: new Map() };

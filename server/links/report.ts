@@ -1,5 +1,5 @@
 import type { LedgerEntry, LinkLedger } from './link-ledger.js';
-import { isBroken, type CheckResult, type LinkKind, type LinkResource, type LinkScope, type RedirectHop } from './types.js';
+import { isBroken, isCheckedLink, notCheckedKinds, type CheckResult, type LinkKind, type LinkResource, type LinkScope, type LinkSource, type RedirectHop } from './types.js';
 
 export interface LinkLocation {
   file: string;
@@ -40,8 +40,12 @@ export interface DeadLinkReport {
   redirects: LinkItem[];
   bot_blocked: LinkItem[];
   warnings: LinkItem[];
+  /** Links found but not checked in this run (offline, a fragment that cannot be judged). */
+  not_checked: LinkItem[];
   summary: {
     health_score: number;
+    /** Places (file:line:column, or pages) of the broken links. */
+    broken_places: number;
     broken_images: number;
     redirects_found: number;
     bot_blocked: number;
@@ -51,12 +55,18 @@ export interface DeadLinkReport {
     skipped_links: number;
     cached_results: number;
     rendered_pages: number;
+    /** Links listed in `not_checked`. */
+    not_checked: number;
     duration_ms: number;
     /** Documents mode: documents not read because their content is binary. */
     skipped_documents?: number;
   };
   /** With `list_checked` (documents mode): every link counted in `total_links_checked`, so a client that split its set can count each once. */
   checked_urls?: string[];
+  /** With `list_checked`: those of `checked_urls` that are internal. */
+  checked_internal_urls?: string[];
+  /** With `list_checked`: the links counted in `summary.skipped_links`. */
+  skipped_urls?: string[];
   timed_out?: true;
   pass?: boolean;
   gate?: { threshold?: number; max_broken?: number };
@@ -70,6 +80,12 @@ export interface Gate {
   maxBroken?: number;
 }
 
+/** How a `#fragment` of a link fared: found among its target's anchors, missing, or not judged (the anchors are unknown). */
+export type FragmentVerdict = 'found' | 'missing' | 'not_judged';
+
+/** Per entry URL, per fragment, its verdict; a judged fragment (found or missing) is a link checked of its own. */
+export type FragmentVerdicts = Map<string, Map<string, FragmentVerdict>>;
+
 export interface ReportInput {
   target: string;
   mode: DeadLinkReport['mode'];
@@ -77,12 +93,14 @@ export interface ReportInput {
   pagesCrawled: number;
   renderedPages: number;
   skipped: number;
+  /** With `listChecked`: the skipped links. */
+  skippedUrls?: string[];
   /** Documents mode: documents not read because their content is binary. */
   skippedDocuments?: number;
   timedOut: boolean;
   startedAt: number;
-  /** Per entry URL: fragments not found on the target page. */
-  missingFragments: Map<string, string[]>;
+  /** Per entry URL: the verdicts of its fragments. */
+  fragments: FragmentVerdicts;
   /** Treat missing fragments as broken. */
   fragmentsAreErrors: boolean;
   gate: Gate;
@@ -103,7 +121,7 @@ export async function settleAndReport(
 ): Promise<DeadLinkReport> {
   await ledger.settle();
   const entries = [...ledger.entries.values()];
-  return buildReport({ ...input, entries, renderedPages: 0, skipped: ledger.skipped, timedOut: aborted() || entries.some((e) => !e.result) });
+  return buildReport({ ...input, entries, renderedPages: 0, skipped: ledger.skipped, skippedUrls: ledger.skippedUrls(), timedOut: aborted() || entries.some((e) => !e.result) });
 }
 
 /** health_score = 100 × (1 − broken ÷ checked), one decimal; 100 when nothing was checked. */
@@ -120,12 +138,12 @@ export function gatePasses(health: number, broken: number, gate: Gate): boolean 
 
 const byUrl = (a: LinkItem, b: LinkItem) => a.url.localeCompare(b.url);
 
-/** A report's four lists of items. */
-export type ReportLists = Pick<DeadLinkReport, 'broken_links' | 'redirects' | 'bot_blocked' | 'warnings'>;
+/** A report's lists of items. */
+export type ReportLists = Pick<DeadLinkReport, 'broken_links' | 'redirects' | 'bot_blocked' | 'warnings' | 'not_checked'>;
 
 /** What a report counts besides its lists. */
 export interface ReportTotals {
-  /** Distinct links checked. */
+  /** Links checked: distinct targets, and distinct fragments judged; `internal + external`. */
   checked: number;
   internal: number;
   external: number;
@@ -148,6 +166,7 @@ export function reportCounts(lists: ReportLists, totals: ReportTotals): Pick<Dea
     broken_count: broken,
     summary: {
       health_score: healthScore(broken, totals.checked),
+      broken_places: placeCount(lists.broken_links),
       broken_images: lists.broken_links.filter((i) => i.is_image).length,
       redirects_found: lists.redirects.length,
       bot_blocked: lists.bot_blocked.length,
@@ -157,6 +176,7 @@ export function reportCounts(lists: ReportLists, totals: ReportTotals): Pick<Dea
       skipped_links: totals.skipped,
       cached_results: totals.cached,
       rendered_pages: totals.renderedPages,
+      not_checked: lists.not_checked.length,
       duration_ms: totals.durationMs,
       ...(totals.skippedDocuments !== undefined ? { skipped_documents: totals.skippedDocuments } : {}),
     },
@@ -183,11 +203,17 @@ export function buildReport(input: ReportInput): DeadLinkReport {
   const redirects: LinkItem[] = [];
   const botBlocked: LinkItem[] = [];
   const warnings: LinkItem[] = [];
-  let checked = 0;
+  const notChecked: LinkItem[] = [];
   let internal = 0;
   let external = 0;
   let cached = 0;
   const checkedUrls: string[] = [];
+  const internalUrls: string[] = [];
+  const countChecked = (url: string, scope: LinkScope) => {
+    if (input.listChecked) (scope === 'internal' ? internalUrls : checkedUrls).push(url);
+    if (scope === 'internal') internal++;
+    else external++;
+  };
 
   for (const e of input.entries) {
     const r = e.result;
@@ -197,33 +223,45 @@ export function buildReport(input: ReportInput): DeadLinkReport {
       if (r.redirect_chain.length) redirects.push(toItem(input.mode, e, r));
       continue;
     }
-    checked++;
     const item = toItem(input.mode, e, r);
-    if (input.listChecked) checkedUrls.push(item.url);
-    if (e.scope === 'internal') internal++;
-    else external++;
+    if (notCheckedKinds.has(r.kind)) {
+      notChecked.push(item);
+      continue;
+    }
+    if (isCheckedLink(r.kind)) countChecked(item.url, e.scope);
     if (r.cached) cached++;
     if (isBroken(r.kind)) broken.push(item);
     else if (r.kind === 'bot_blocked') botBlocked.push(item);
     else if (r.kind !== 'ok' && r.kind !== 'redirect') warnings.push(item);
     if (r.redirect_chain.length && !isBroken(r.kind)) redirects.push(item);
-    for (const fragment of input.missingFragments.get(e.url) ?? []) {
-      const fragItem: LinkItem = {
-        ...toItem(input.mode, e, r, e.fragments.get(fragment)),
-        url: `${e.url}#${fragment}`,
-        kind: 'missing_fragment',
-        error:
-          input.mode === 'documents' || input.mode === 'github'
-            ? `no heading or HTML anchor makes "#${fragment}" in the document`
-            : `no element with id or name "${fragment}" on the page`,
-      };
+    for (const [fragment, verdict] of input.fragments.get(e.url) ?? []) {
+      const url = `${e.url}#${fragment}`;
+      if (verdict === 'found') {
+        countChecked(url, e.scope);
+        continue;
+      }
+      const fragItem: LinkItem = { ...toItem(input.mode, e, r, e.fragments.get(fragment)), url, kind: verdict === 'missing' ? 'missing_fragment' : 'fragment_not_judged' };
+      const inFiles = input.mode === 'documents' || input.mode === 'github';
+      if (verdict === 'not_judged') {
+        fragItem.error = `the anchors of ${e.url} are unknown: it is not among the documents sent, so "#${fragment}" was not judged`;
+        notChecked.push(fragItem);
+        continue;
+      }
+      countChecked(url, e.scope);
+      fragItem.error = inFiles ? `no heading or HTML anchor makes "#${fragment}" in the document` : `no element with id or name "${fragment}" on the page`;
       (input.fragmentsAreErrors ? broken : warnings).push(fragItem);
     }
   }
 
-  const lists: ReportLists = { broken_links: broken.sort(byUrl), redirects: redirects.sort(byUrl), bot_blocked: botBlocked.sort(byUrl), warnings: warnings.sort(byUrl) };
+  const lists: ReportLists = {
+    broken_links: broken.sort(byUrl),
+    redirects: redirects.sort(byUrl),
+    bot_blocked: botBlocked.sort(byUrl),
+    warnings: warnings.sort(byUrl),
+    not_checked: notChecked.sort(byUrl),
+  };
   const counts = reportCounts(lists, {
-    checked,
+    checked: internal + external,
     internal,
     external,
     skipped: input.skipped,
@@ -242,7 +280,11 @@ export function buildReport(input: ReportInput): DeadLinkReport {
     summary: counts.summary,
     checked_at: new Date().toISOString(),
   };
-  if (input.listChecked) report.checked_urls = checkedUrls.sort();
+  if (input.listChecked) {
+    report.checked_urls = [...checkedUrls, ...internalUrls].sort();
+    report.checked_internal_urls = internalUrls.sort();
+    report.skipped_urls = input.skippedUrls ?? [];
+  }
   if (input.timedOut) report.timed_out = true;
   report = withGate(report, input.gate);
   if (input.repository) report.repository = input.repository;
@@ -250,7 +292,10 @@ export function buildReport(input: ReportInput): DeadLinkReport {
   return report;
 }
 
-function toItem(mode: DeadLinkReport['mode'], e: LedgerEntry, r: CheckResult, sources = e.sources): LinkItem {
+/** Places of the items: each occurrence in a file, or each page it is on. */
+export const placeCount = (items: Array<Pick<LinkItem, 'locations' | 'found_on'>>): number => items.reduce((n, i) => n + (i.locations?.length || i.found_on.length || 1), 0);
+
+function toItem(mode: DeadLinkReport['mode'], e: LedgerEntry, r: CheckResult, sources: LinkSource[] = e.sources): LinkItem {
   const resource = pickResource(e.resources);
   const item: LinkItem = {
     url: e.url,

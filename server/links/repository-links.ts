@@ -11,29 +11,47 @@ export interface RepositoryTarget {
 /** True for links without a scheme and not protocol-relative: they point into the repository. */
 export const isRelativeLink = (value: string): boolean => !/^[a-z][a-z0-9+.-]*:/i.test(value) && !value.startsWith('//');
 
-// Relative links resolve like GitHub's rendered file page: against …/blob/<ref>/<dir>/, root-relative ones
-// (`/docs/x.md`) against the repository root. A link that climbs above the root leaves the repository.
-const ROOT = 'https://repository.invalid/o/r/blob/ref/';
+/** A relative link that climbs above the repository root: a page of the repository's site on GitHub. */
+export interface RepositoryPage {
+  /** Relative to the repository's web address (`https://github.com/o/r/`): '' is its home, `issues`, `wiki`, `../other-repo`; query kept. */
+  aboveRoot: string;
+  fragment: string;
+}
+
+// Relative links resolve like a browser on GitHub's page of the file, …/<owner>/<repo>/blob/<ref>/<dir>/,
+// root-relative ones (`/docs/x.md`) against …/blob/<ref>/. So `..` above the root leaves the files for
+// the repository's own pages: `../../` from the root is its home, `../../issues` its issues.
+const HOME = 'https://repository.invalid/owner/repo/';
+const ROOT = `${HOME}blob/HEAD/`;
 
 /**
- * Where a relative link written in the file `fromPath` points, as GitHub resolves it;
- * `outside` when `..` climbs above the root. Query strings are dropped (the file is the
- * same whatever the query).
+ * Where a relative link written in the Markdown file `fromPath` points, as GitHub resolves it:
+ * a file or directory of the repository, or, when `..` climbs above the root, a page of the
+ * repository's site. Query strings of files are dropped (the file is the same whatever the query).
  */
-export function resolveInRepository(value: string, fromPath: string): RepositoryTarget | 'outside' {
+export function resolveInRepository(value: string, fromPath: string): RepositoryTarget | RepositoryPage {
   const base = new URL(encodePath(fromPath), ROOT);
-  const rooted = value.replace(/^[/\\]+/, '');
   let url: URL;
   try {
-    url = value.startsWith('/') || value.startsWith('\\') ? new URL(rooted, ROOT) : new URL(value, base);
+    url = value.startsWith('/') || value.startsWith('\\') ? new URL(value.replace(/^[/\\]+/, ''), ROOT) : new URL(value, base);
   } catch {
-    return 'outside'; // a value no URL parser takes cannot name a file either
+    // A value no URL parser takes cannot name a file: kept as written, so it is reported missing.
+    return { path: value, directory: false, fragment: '' };
   }
+  const fragment = url.hash.replace(/^#/, '');
   const root = new URL(ROOT);
-  if (url.origin !== root.origin || !url.pathname.startsWith(root.pathname)) return 'outside';
-  const rest = url.pathname.slice(root.pathname.length);
-  return { path: safeDecode(rest.replace(/\/+$/, '')), directory: rest.endsWith('/'), fragment: url.hash.replace(/^#/, '') };
+  if (url.pathname.startsWith(root.pathname)) {
+    const rest = url.pathname.slice(root.pathname.length);
+    return { path: safeDecode(rest.replace(/\/+$/, '')), directory: rest.endsWith('/'), fragment };
+  }
+  const home = new URL(HOME).pathname;
+  const owner = home.slice(0, home.indexOf('/', 1) + 1);
+  const above = url.pathname === home.slice(0, -1) ? '' : url.pathname.startsWith(home) ? url.pathname.slice(home.length) : url.pathname.startsWith(owner) ? `../${url.pathname.slice(owner.length)}` : `../../${url.pathname.slice(1)}`;
+  return { aboveRoot: above + url.search, fragment };
 }
+
+/** Whether a repository page is the repository's home (`../../` from the root, `/../../`). */
+export const isRepositoryHome = (page: RepositoryPage): boolean => page.aboveRoot === '' || page.aboveRoot.startsWith('?');
 
 // An HTML document is read as a browser reads it from the site it belongs to, served from its root.
 const SITE = 'https://site.invalid/';
@@ -80,31 +98,6 @@ export function safeDecode(s: string): string {
   }
 }
 
-/** The repository's files (and so its directories), from the list the caller sent. */
-export class RepositoryTree {
-  private readonly files: Set<string>;
-  private readonly dirs = new Set<string>(['']);
-
-  constructor(paths: Iterable<string>) {
-    this.files = new Set(paths);
-    for (const p of this.files) {
-      for (let i = p.indexOf('/'); i !== -1; i = p.indexOf('/', i + 1)) this.dirs.add(p.slice(0, i));
-    }
-  }
-
-  /** `file`, `directory`, or null when nothing of that name is in the repository. */
-  kind(path: string): 'file' | 'directory' | null {
-    if (this.files.has(path)) return 'file';
-    return this.dirs.has(path) ? 'directory' : null;
-  }
-
-  /** A link target exists: a file (not when written as a directory), or a directory. */
-  has(target: RepositoryTarget): boolean {
-    const kind = this.kind(target.path);
-    return kind === 'directory' || (kind === 'file' && !target.directory);
-  }
-}
-
 /** The repository whose `blob/`/`tree/` URLs are checked against the paths instead of fetched. */
 export interface RepositoryRef {
   host: string;
@@ -122,12 +115,17 @@ export function repositoryRef(repositoryUrl: string): RepositoryRef | null {
 /** Views of a file or directory at a ref: `/<owner>/<repo>/<view>/<ref>/<path>`. */
 const VIEWS = new Set(['blob', 'tree', 'raw', 'blame']);
 
+/** A link into the repository's files at a ref: the ref as written in the URL and the path under it. */
+export interface RefTarget extends RepositoryTarget {
+  ref: string;
+}
+
 /**
  * A URL into the repository's own files (`…/blob/<ref>/<path>`, `/tree/`, `/raw/`, `/blame/`,
- * and raw.githubusercontent.com for github.com): the candidate splits of ref and path,
- * since a branch name may hold slashes. Null for any other URL.
+ * and raw.githubusercontent.com for github.com): every candidate split of ref and path, since a
+ * branch name may hold slashes (`release/v2/docs/x.md`), shortest ref first. Null for any other URL.
  */
-export function repositoryFileLink(url: URL, repo: RepositoryRef): { splits: RepositoryTarget[]; pinned: boolean } | null {
+export function repositoryFileLink(url: URL, repo: RepositoryRef): RefTarget[] | null {
   const segments = url.pathname.split('/').slice(1);
   let rest: string[];
   const host = url.host.toLowerCase();
@@ -138,11 +136,10 @@ export function repositoryFileLink(url: URL, repo: RepositoryRef): { splits: Rep
   if (!rest.length || !rest[0]) return null;
   const directory = url.pathname.endsWith('/');
   const fragment = url.hash.replace(/^#/, '');
-  const splits: RepositoryTarget[] = [];
-  if (rest.length === 1) splits.push({ path: '', directory: true, fragment }); // `tree/<ref>`: the root
+  const splits: RefTarget[] = [];
+  if (rest.length === 1) splits.push({ ref: safeDecode(rest[0]), path: '', directory: true, fragment }); // `tree/<ref>`: the root
   for (let k = 1; k < rest.length; k++) {
-    splits.push({ path: safeDecode(rest.slice(k).filter(Boolean).join('/')), directory, fragment });
+    splits.push({ ref: safeDecode(rest.slice(0, k).join('/')), path: safeDecode(rest.slice(k).filter(Boolean).join('/')), directory, fragment });
   }
-  // A full commit SHA pins a snapshot the current paths cannot speak for.
-  return { splits, pinned: /^[0-9a-f]{40}$/i.test(rest[0]) };
+  return splits;
 }

@@ -9,7 +9,7 @@ import { alwaysValidFragment, anchorMatcher } from './fragment-match.js';
 import { HostGate } from './host-gate.js';
 import { LinkChecker } from './link-checker.js';
 import { normalise, type LedgerEntry } from './link-ledger.js';
-import { buildReport, type DeadLinkReport, type Gate } from './report.js';
+import { buildReport, type DeadLinkReport, type FragmentVerdicts, type Gate } from './report.js';
 import type { ResultCache } from './result-cache.js';
 import { crawlSite, type CrawlProgress, type PageRenderer } from './site-crawler.js';
 import { isBroken, type CheckResult, type LinkScope } from './types.js';
@@ -104,8 +104,7 @@ export async function checkSite(opts: SiteCheckOptions, deps: LinkDeps): Promise
     if (start?.kind === 'blocked_target' && crawl.pagesCrawled === 0) throw new BlockedTargetError(start.error ?? 'target refused');
 
     const entries = [...crawl.ledger.entries.values()];
-    const missingFragments =
-      opts.fragments === 'ignore' ? new Map<string, string[]>() : await findMissingFragments(entries, crawl.anchors, checker, abort.signal);
+    const fragments = opts.fragments === 'ignore' ? new Map() : await judgeFragments(entries, crawl.anchors, checker, abort.signal);
     if (renderer) await secondOpinions(entries, renderer, deadline);
 
     return buildReport({
@@ -117,7 +116,7 @@ export async function checkSite(opts: SiteCheckOptions, deps: LinkDeps): Promise
       skipped: crawl.ledger.skipped,
       timedOut: abort.signal.aborted || entries.some((e) => !e.result && e.sources.length > 0),
       startedAt,
-      missingFragments,
+      fragments,
       fragmentsAreErrors: opts.fragments === 'error',
       gate: opts.gate,
     });
@@ -138,13 +137,8 @@ export function newChecker(deps: LinkDeps, signal: AbortSignal, deadline: number
  * Same-site links with `#fragment` are checked against the target page's ids and names
  * (from the rendered DOM when the page was rendered; fetched now when it was not crawled).
  */
-export async function findMissingFragments(
-  entries: LedgerEntry[],
-  known: Map<string, Set<string>>,
-  checker: LinkChecker,
-  signal: AbortSignal,
-): Promise<Map<string, string[]>> {
-  const missing = new Map<string, string[]>();
+export async function judgeFragments(entries: LedgerEntry[], known: Map<string, Set<string>>, checker: LinkChecker, signal: AbortSignal): Promise<FragmentVerdicts> {
+  const verdicts: FragmentVerdicts = new Map();
   const candidates = entries.filter(
     (e) => e.scope === 'internal' && e.result && !isBroken(e.result.kind) && [...e.fragments.keys()].some((f) => !alwaysValidFragment(f)),
   );
@@ -159,11 +153,11 @@ export async function findMissingFragments(
         anchors = extractHtml(page.body, page.result.final_url, page.encoding).anchors;
       }
       const matches = anchorMatcher(anchors, { ignoreCase: false });
-      const lost = [...e.fragments.keys()].filter((f) => !matches(f));
-      if (lost.length) missing.set(e.url, lost);
+      const judged = [...e.fragments.keys()].filter((f) => !alwaysValidFragment(f));
+      verdicts.set(e.url, new Map(judged.map((f) => [f, matches(f) ? 'found' : 'missing'])));
     }),
   );
-  return missing;
+  return verdicts;
 }
 
 /** Bot-blocked links get a real browser's opinion; a page that loads there is fine. */

@@ -26,10 +26,21 @@ export type LinkKind =
   | 'rate_limited'
   | 'missing_fragment'
   | 'missing_file'
-  | 'unreadable';
+  | 'unreadable'
+  | 'unused_definition'
+  | 'offline'
+  | 'fragment_not_judged'
+  | 'outside_repository';
 
 /** Kinds that are reported but do not count as broken. */
-export const warningKinds: ReadonlySet<string> = new Set(['bot_blocked', 'rate_limited', 'missing_fragment']);
+export const warningKinds: ReadonlySet<string> = new Set(['bot_blocked', 'rate_limited', 'missing_fragment', 'unused_definition']);
+
+/**
+ * Links found but not checked in this run, listed in the report's `not_checked`: an external
+ * link with `offline`, a `#fragment` into a file whose anchors were not sent, a link above the
+ * repository root to a GitHub page when the repository is not named.
+ */
+export const notCheckedKinds: ReadonlySet<string> = new Set(['offline', 'fragment_not_judged', 'outside_repository']);
 
 export interface RedirectHop {
   url: string;
@@ -76,4 +87,7 @@ export interface FoundLink {
   column?: number;
 }
 
-export const isBroken = (kind: LinkKind): boolean => kind !== 'ok' && kind !== 'redirect' && !warningKinds.has(kind);
+export const isBroken = (kind: LinkKind): boolean => kind !== 'ok' && kind !== 'redirect' && !warningKinds.has(kind) && !notCheckedKinds.has(kind);
+
+/** Whether a result is a link checked (counted in `total_links_checked`): not a finding about the document, not a link left unchecked. */
+export const isCheckedLink = (kind: LinkKind): boolean => kind !== 'unused_definition' && !notCheckedKinds.has(kind);

@@ -150,7 +150,8 @@ describe('actions/deadlinks merged reports', () => {
     redirects: [],
     bot_blocked: [],
     warnings: [],
-    summary: { health_score: 0, broken_images: 0, redirects_found: 0, bot_blocked: 0, warnings: 0, internal_links: 3, external_links: checked - 3, skipped_links: 1, cached_results: 0, rendered_pages: 0, duration_ms: 10 },
+    not_checked: [],
+    summary: { health_score: 0, broken_places: broken.length, broken_images: 0, redirects_found: 0, bot_blocked: 0, warnings: 0, internal_links: 3, external_links: checked - 3, skipped_links: 1, cached_results: 0, rendered_pages: 0, not_checked: 0, duration_ms: 10 },
     checked_at: '2026-01-01T00:00:00.000Z',
   });
 

@@ -12,14 +12,14 @@ function repository(site: string) {
     `[Guide](docs/guide.md) and [missing](docs/missing.md) and [dir](docs/)`, // 3
     `[Install](docs/guide.md#install-it) [nope](docs/guide.md#nope) [self](#acme-docs)`, // 4
     `[![badge](${site}/badge.svg)](${site}/ok) and [gone](${site}/gone)`, // 5
-    '[own blob](https://github.com/acme/docs/blob/main/docs/guide.md) [old blob](https://github.com/acme/docs/tree/main/docs/old)', // 6
+    `[own blob](${site}/acme/docs/blob/main/docs/guide.md) [old blob](${site}/acme/docs/tree/main/docs/old)`, // 6
     '```',
     `[in code](${site}/in-code)`, //                                         8
     '```',
     '<!-- [in comment](docs/commented.md) -->', //                           10
     '<p><img src="img/logo.png"> <a href="docs/nowhere.md">raw html</a></p>', // 11
     '',
-    '[pinned](https://github.com/acme/docs/blob/0123456789abcdef0123456789abcdef01234567/gone.md)', // 13
+    `[other ref](${site}/acme/docs/blob/v0.9/gone.md)`, // 13
     `[excluded](${site}/private/x)`, //                                     14
     '[LICENSE line](LICENSE#L3)', //                                          15
   ].join('\n');
@@ -74,7 +74,9 @@ describe('POST /api/deadlinks/documents', () => {
   it('checks relative links against the paths, fragments against GitHub slugs, the rest over the network, with file, line and column', async () => {
     const r = await post({
       ...repository(site.url),
-      repository_url: 'https://github.com/acme/docs',
+      // A GitHub Enterprise-like host on loopback: links to its pages are fetched there.
+      repository_url: `${site.url}/acme/docs`,
+      current_refs: ['main'],
       exclude: ['/private/'],
     });
     expect(r.status, r.text).to.equal(200);
@@ -82,10 +84,13 @@ describe('POST /api/deadlinks/documents', () => {
     const broken = r.body.broken_links.map((i: any) => `${i.kind} ${i.url} @${i.file}:${i.line}:${i.column}`);
     expect(broken).to.have.members([
       `http_410 ${site.url}/gone @README.md:5:${`[![badge](${site.url}/badge.svg)](${site.url}/ok) and `.length + 1}`,
-      'missing_file ../../x.md @docs/guide.md:6:54',
+      // Above the root, GitHub's page of the file leads to the repository's pages: /acme/docs/blob/x.md.
+      `http_404 ${site.url}/acme/docs/blob/x.md @docs/guide.md:6:54`,
+      // Another ref than the checkout's: fetched, never judged by the current files.
+      `http_404 ${site.url}/acme/docs/blob/v0.9/gone.md @README.md:13:1`,
       'missing_file docs/missing.md @README.md:3:28',
       'missing_file docs/nowhere.md @README.md:11:29',
-      'missing_file https://github.com/acme/docs/tree/main/docs/old @README.md:6:66',
+      `missing_file ${site.url}/acme/docs/tree/main/docs/old @README.md:6:${`[own blob](${site.url}/acme/docs/blob/main/docs/guide.md) `.length + 1}`,
       'missing_file img/none.png @docs/guide.md:7:1',
       'missing_file img/none@2x.png @site/index.html:3:1',
     ]);
@@ -95,11 +100,15 @@ describe('POST /api/deadlinks/documents', () => {
       'missing_fragment README.md#no-such-heading @docs/guide.md:10',
       'missing_fragment site/index.html#gone @site/index.html:4',
     ]);
-    // Nothing from code, comments, the pinned or excluded links; the badge image was fetched.
+    // Nothing from code, comments or excluded links; the badge image was fetched; links at the checkout's ref were not.
     expect(site.hits).not.to.include('HEAD /in-code');
     expect(site.hits).not.to.include('HEAD /private/x');
+    expect(site.hits.filter((h) => h.includes('/blob/main/'))).to.deep.equal([]);
     expect(site.hits).to.include('HEAD /badge.svg');
-    expect(r.body.summary.skipped_links).to.equal(2);
+    expect(r.body.summary.skipped_links).to.equal(1);
+    // A line anchor into a file that was not sent cannot be judged: counted and listed.
+    expect(r.body.not_checked.map((i: any) => `${i.kind} ${i.url} @${i.file}:${i.line}`)).to.deep.equal(['fragment_not_judged LICENSE#L3 @README.md:15']);
+    expect(r.body.summary.not_checked).to.equal(1);
     expect(r.body.pages_crawled).to.equal(3);
   });
 

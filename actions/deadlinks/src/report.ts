@@ -16,12 +16,12 @@ export function verdict(report: DeadLinkReport, failOn: 'gate' | 'never'): Verdi
 }
 
 /**
- * One report from the reports of several calls (a large set of documents sent in parts):
- * items of the same URL become one with every place; totals add up, less the links that
- * two calls both listed; the summary and health score come from the service's own rule
- * (`reportCounts`). A working link that two calls both checked is counted twice (the
- * reports do not list working links), so the checked count may be slightly high: the calls
- * keep a folder's files together to make that rare.
+ * One report from the reports of several calls (a large set of documents sent in parts),
+ * counted as one call would count it: items of the same URL become one with every place;
+ * links checked, internal ones and skipped ones are the union of the calls' lists
+ * (`list_checked`), so a link found in files of two calls counts once; the summary and health
+ * score come from the service's own rule (`reportCounts`). Without the lists (an older API),
+ * only the links the reports list can be told apart.
  */
 export function mergeReports(reports: DeadLinkReport[]): DeadLinkReport {
   if (reports.length === 1) return reports[0];
@@ -41,30 +41,36 @@ export function mergeReports(reports: DeadLinkReport[]): DeadLinkReport {
     redirects: merge(reports.map((r) => r.redirects)),
     bot_blocked: merge(reports.map((r) => r.bot_blocked)),
     warnings: merge(reports.map((r) => r.warnings)),
+    not_checked: merge(reports.map((r) => r.not_checked ?? [])),
   };
   const sum = (f: (r: DeadLinkReport) => number) => reports.reduce((n, r) => n + f(r), 0);
-  // Each call lists what it checked: a link checked by two calls counts once. Without the
-  // lists, only the links listed in the report (broken, redirects, …) can be told apart.
-  const checkedUrls = reports.every((r) => r.checked_urls) ? [...new Set(reports.flatMap((r) => r.checked_urls ?? []))].sort() : undefined;
+  const union = (f: (r: DeadLinkReport) => string[] | undefined) => (reports.every((r) => f(r)) ? [...new Set(reports.flatMap((r) => f(r) ?? []))].sort() : undefined);
+  const checkedUrls = union((r) => r.checked_urls);
+  const internalUrls = union((r) => r.checked_internal_urls);
+  const skippedUrls = union((r) => r.skipped_urls);
+  const checked = checkedUrls ? checkedUrls.length : sum((r) => r.total_links_checked) - repeated;
+  const internal = Math.min(checked, internalUrls ? internalUrls.length : sum((r) => r.summary.internal_links));
   const counts = reportCounts(lists, {
-    checked: checkedUrls ? checkedUrls.length : sum((r) => r.total_links_checked) - repeated,
-    internal: sum((r) => r.summary.internal_links),
-    external: sum((r) => r.summary.external_links),
-    skipped: sum((r) => r.summary.skipped_links),
+    checked,
+    internal,
+    external: checked - internal,
+    skipped: skippedUrls ? skippedUrls.length : sum((r) => r.summary.skipped_links),
     cached: sum((r) => r.summary.cached_results),
     renderedPages: sum((r) => r.summary.rendered_pages),
     durationMs: sum((r) => r.summary.duration_ms),
     skippedDocuments: reports.some((r) => r.summary.skipped_documents !== undefined) ? sum((r) => r.summary.skipped_documents ?? 0) : undefined,
   });
+  const { checked_urls: _c, checked_internal_urls: _i, skipped_urls: _s, ...rest } = first;
   const merged: DeadLinkReport = {
-    ...first,
+    ...rest,
     pages_crawled: sum((r) => r.pages_crawled),
     ...counts,
     ...lists,
     checked_at: reports.at(-1)?.checked_at ?? first.checked_at,
   };
   if (checkedUrls) merged.checked_urls = checkedUrls;
-  else delete merged.checked_urls;
+  if (internalUrls) merged.checked_internal_urls = internalUrls;
+  if (skippedUrls) merged.skipped_urls = skippedUrls;
   if (reports.some((r) => r.timed_out)) merged.timed_out = true;
   return merged;
 }

@@ -50,6 +50,35 @@ export const documentsBody = z
       .array(repositoryPath)
       .default([])
       .describe('Every file of the repository (documents are added automatically). Relative links are checked against it without network; a directory exists when any path lies under it.'),
+    anchors: z
+      .record(z.string(), z.array(z.string().max(1024)).max(10_000))
+      .optional()
+      .describe(
+        'Anchors of the set\'s other documents (sent in other calls), per path: their GitHub heading slugs and HTML ids and names, as `POST /api/deadlinks/documents` would read them. A `#fragment` into such a file is judged against them; into a file that is neither sent nor named here it cannot be judged and is listed in `not_checked` (`fragment_not_judged`). A client that splits a set over several calls sends each call the other calls\' anchors (the deadlinks action does).',
+      ),
+    offline: z
+      .boolean()
+      .default(false)
+      .describe('`true`: no network at all. Links into the repository are checked as usual; every link that would be fetched is listed in `not_checked` (`offline`) with its places and not counted in `total_links_checked`. The way to check a repository\'s own files without touching the internet.'),
+    unused_definitions: z
+      .enum(['ignore', 'warn'])
+      .default('ignore')
+      .describe('Markdown reference definitions that render nothing (no reference uses the label, or an earlier definition has it; CommonMark matches labels case-folded): not links in any case. `warn` lists them in `warnings` as `unused_definition`.'),
+    current_refs: z
+      .array(z.string().min(1).max(255))
+      .max(20)
+      .default([])
+      .describe('With `repository_url`: the refs (branch or tag names, commit SHAs) the sent files are, so their `blob/<ref>/` links are checked against `paths` and the documents (`HEAD` always is). Links at any other ref are checked against `refs` when it has that ref, else fetched over the network (never against these files).'),
+    refs: z
+      .record(
+        z.string().min(1).max(255),
+        z.object({
+          paths: z.array(repositoryPath).describe('Every file of the repository at that ref'),
+          anchors: z.record(z.string(), z.array(z.string().max(1024)).max(10_000)).optional().describe('Anchors of its Markdown and HTML files that links point into with a fragment'),
+        }),
+      )
+      .optional()
+      .describe('With `repository_url`: the files at other refs (tags, branches) that links point to (`…/blob/v1.2.0/docs/x.md#usage`), from the caller\'s checkout; such links are checked against them without network.'),
     only_lines: z
       .record(z.string(), z.array(lineRange).max(10_000))
       .optional()
@@ -59,7 +88,7 @@ export const documentsBody = z
       .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://github.com/owner/repo', abort: true })
       .refine((u) => new URL(u).pathname.split('/').filter(Boolean).length >= 2, 'must name the repository: https://host/owner/repo')
       .optional()
-      .describe('`https://github.com/owner/repo` (or a GitHub Enterprise URL): links to its `blob/`, `tree/`, `raw/` and `blame/` URLs (and raw.githubusercontent.com for github.com) are checked against `paths` instead of fetched, whatever the ref; links pinned to a full commit SHA are skipped.'),
+      .describe('`https://github.com/owner/repo` (or a GitHub Enterprise URL): links to its `blob/`, `tree/`, `raw/` and `blame/` URLs (and raw.githubusercontent.com for github.com) at a ref in `current_refs` are checked against `paths`, at a ref in `refs` against that ref\'s files, at any other ref over the network; a relative link above the repository root is one of its pages (`../../` its home, `../../issues`).'),
     site_root: repositoryPath
       .optional()
       .describe(

@@ -40,8 +40,13 @@ export function deadlinkDocumentRoutes(deps: AppDeps) {
           {
             documents: body.documents,
             paths: body.paths,
+            anchors: body.anchors,
             onlyLines: body.only_lines,
             repositoryUrl: body.repository_url,
+            currentRefs: body.current_refs,
+            refs: body.refs,
+            offline: body.offline,
+            unusedDefinitions: body.unused_definitions,
             siteRoot: body.site_root,
             checkOnly: body.check_only,
             fragments: body.fragments,

@@ -77,7 +77,7 @@ function lineCount(d: Document): number {
 
 /** No call was needed (changed_only and no changed line in any document): nothing checked, nothing broken. */
 function emptyReport(target: string): DeadLinkReport {
-  const lists = { broken_links: [], redirects: [], bot_blocked: [], warnings: [] };
+  const lists = { broken_links: [], redirects: [], bot_blocked: [], warnings: [], not_checked: [] };
   const totals = { checked: 0, internal: 0, external: 0, skipped: 0, cached: 0, renderedPages: 0, durationMs: 0, skippedDocuments: 0 };
   return { target, mode: 'documents', pages_crawled: 0, ...reportCounts(lists, totals), ...lists, checked_at: new Date().toISOString() };
 }
