@@ -60546,6 +60546,8 @@ function runPhases(a) {
 
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(8522);
 ;// CONCATENATED MODULE: ./server/net/retry-after.ts
 /** `Retry-After` (seconds, or an HTTP date) in ms from now; undefined when absent or unparsable. */
 function retryAfterMs(value) {
@@ -60558,6 +60560,7 @@ function retryAfterMs(value) {
 }
 
 ;// CONCATENATED MODULE: ./actions/shared/src/api-client.ts
+
 
 /**
  * The SiteLens API as the actions see it: JSON in and out. A failure is one line a person
@@ -60588,6 +60591,8 @@ class ApiError extends Error {
         return this.status >= 500 && !((this.status === 502 || this.status === 504) && this.body);
     }
 }
+/** Bodies longer than this (characters of JSON) are sent gzipped. */
+const GZIP_OVER = 64 * 1024;
 const defaultSleep = (ms) => new Promise((r) => setTimeout(r, ms));
 function createApiClient(opts) {
     const base = opts.baseUrl.replace(/\/+$/, '');
@@ -60598,8 +60603,16 @@ function createApiClient(opts) {
         const headers = { accept: 'application/json', 'user-agent': 'sitelens-action' };
         if (opts.key)
             headers['x-api-key'] = opts.key;
-        if (body !== undefined)
+        let payload;
+        if (body !== undefined) {
             headers['content-type'] = 'application/json';
+            payload = JSON.stringify(body);
+            // Documents and their set's anchors compress several times over; the API inflates gzip bodies.
+            if (payload.length > GZIP_OVER) {
+                payload = new Uint8Array((0,external_node_zlib_.gzipSync)(payload));
+                headers['content-encoding'] = 'gzip';
+            }
+        }
         const what = `${method} ${path}`;
         for (let attempt = 1;; attempt++) {
             let res;
@@ -60607,7 +60620,7 @@ function createApiClient(opts) {
                 res = await fetch(base + path + query, {
                     method,
                     headers,
-                    body: body === undefined ? undefined : JSON.stringify(body),
+                    body: payload,
                     // Never follow: a redirect would carry the key to wherever it points.
                     redirect: 'manual',
                     signal: AbortSignal.timeout(opts.timeoutMs ?? 180_000),
@@ -66450,9 +66463,19 @@ function readGithubEnv(env) {
         sha: env.GITHUB_SHA ?? '',
         workspace: env.GITHUB_WORKSPACE || process.cwd(),
         pullRequest: eventName.startsWith('pull_request') ? pullRequestOf(env.GITHUB_EVENT_PATH) : undefined,
+        refNames: refNamesOf(env, eventName),
         tempDir: env.RUNNER_TEMP || undefined,
         stepSummary: env.GITHUB_STEP_SUMMARY || undefined,
     };
+}
+/**
+ * The names under which the checkout's files are the repository's: on a pull request its head
+ * branch and the base branch it merges into (the test merge commit is what the base becomes);
+ * on a push the branch or tag pushed (`GITHUB_REF_NAME` is `5/merge` on pull requests, not a ref of links).
+ */
+function refNamesOf(env, eventName) {
+    const names = eventName.startsWith('pull_request') ? [env.GITHUB_HEAD_REF, env.GITHUB_BASE_REF] : [env.GITHUB_REF_TYPE === 'branch' || env.GITHUB_REF_TYPE === 'tag' ? env.GITHUB_REF_NAME : undefined];
+    return [...new Set(names.filter((n) => !!n))];
 }
 function pullRequestOf(eventPath) {
     if (!eventPath)

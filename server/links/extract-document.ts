@@ -4,6 +4,7 @@ import { scanHtml } from './extract-html.js';
 import { extractMarkdown, type MarkdownLink, type UnusedDefinition } from './extract-markdown.js';
 import { extractText } from './extract-text.js';
 import type { LinkLedger } from './link-ledger.js';
+import { decodeTextFile } from './text-encoding.js';
 import { positionIndex } from './text-position.js';
 
 export type DocumentKind = 'markdown' | 'html' | 'text';
@@ -20,7 +21,7 @@ export interface ExtractedDocument {
   baseHref?: string;
   /** Why the document could not be read (its links are then unknown). */
   error?: string;
-  /** Binary content (a NUL, or bytes that are not UTF-8): not read, counted as skipped. */
+  /** Binary content (as GitHub judges it, or text in no encoding it could name): not read, counted as skipped. */
   binary?: true;
 }
 
@@ -54,10 +55,10 @@ export function extractDocument(doc: DocumentInput): ExtractedDocument {
 }
 
 /**
- * The document's text, or null when its content is binary: a NUL, or bytes that are not
- * UTF-8 (a text that is not well-formed Unicode, when sent as text). HTML sent as bytes is
- * decoded as a browser decodes a file (BOM, `<meta charset>`, else windows-1252), so a page in
- * a legacy encoding is read, not skipped.
+ * The document's text, or null when its content is binary. Bytes (`base64`) are read as GitHub
+ * reads a file (`text-encoding.ts`: charlock_holmes's binary test, UTF-8, else the detected
+ * encoding), so a Latin-1 Markdown file is read, not skipped; HTML as a browser decodes a file
+ * (BOM, `<meta charset>`, else windows-1252). Text with a NUL or a lone surrogate is not text.
  */
 function documentText(doc: DocumentInput, kind: DocumentKind): string | null {
   let text: string;
@@ -65,11 +66,9 @@ function documentText(doc: DocumentInput, kind: DocumentKind): string | null {
     const bytes = Buffer.from(doc.content, 'base64');
     if (kind === 'html') text = decodeBody(bytes, undefined, 'html').text;
     else {
-      try {
-        text = strictUtf8.decode(bytes);
-      } catch {
-        return null;
-      }
+      const decoded = decodeTextFile(bytes);
+      if (!decoded) return null;
+      text = decoded.text;
     }
   } else {
     text = doc.content;
@@ -78,7 +77,6 @@ function documentText(doc: DocumentInput, kind: DocumentKind): string | null {
   return text.includes('\0') ? null : text;
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 /** In a `u` regex a surrogate pair is one code point, so only a lone surrogate is in `\p{Cs}`. */
 const LONE_SURROGATE = /\p{Cs}/u;
 

@@ -37,7 +37,9 @@ export interface ReportView {
   redirects: LinkView[];
   bot_blocked: LinkView[];
   warnings: LinkView[];
-  summary: { health_score: number; redirects_found: number; bot_blocked: number; warnings: number };
+  /** Links found but not checked (offline, a fragment that cannot be judged); absent in older reports. */
+  not_checked?: LinkView[];
+  summary: { health_score: number; redirects_found: number; bot_blocked: number; warnings: number; broken_places?: number; not_checked?: number };
   timed_out?: true;
   pass?: boolean;
   gate?: { threshold?: number; max_broken?: number };
@@ -65,6 +67,7 @@ const nouns = {
   warning: ['warning', 'warnings'],
   redirect: ['redirect', 'redirects'],
   bot: ['bot-protected link', 'bot-protected links'],
+  notChecked: ['link not checked', 'links not checked'],
   place: ['place', 'places'],
 } satisfies Record<string, Noun>;
 
@@ -120,6 +123,16 @@ export function renderDeadLinks(report: ReportView, o: DeadLinksOptions = {}): s
     });
   }
 
+  const notChecked = report.not_checked ?? [];
+  if (notChecked.length) {
+    const rows = notChecked.map((i): Row => ({ line: tableRow([urlLink(i.url), code(i.kind), placesOf(i).slice(0, 5).join(', ')]), noun: nouns.notChecked }));
+    blocks.push({
+      open: [...detailsOpen(`Not checked, not counted (${notChecked.length})`), ...tableHead([{ title: 'Link' }, { title: 'Why' }, { title: 'Found in' }])],
+      rows,
+      close: detailsClose,
+    });
+  }
+
   return fitToBudget(
     {
       head: header(report, o),
@@ -134,11 +147,15 @@ export function renderDeadLinks(report: ReportView, o: DeadLinksOptions = {}): s
 function header(r: ReportView, o: DeadLinksOptions): string[] {
   const pass = r.pass ?? r.broken_count === 0;
   const checked = count(r.total_links_checked, 'link');
+  // Broken links are targets; each is listed once with every place it is found (what annotations count).
+  const places = r.summary.broken_places ?? r.broken_count;
+  const broken = `${num(r.broken_count)} broken${places !== r.broken_count ? ` (${count(places, 'place')})` : ''}`;
   const title = !pass
-    ? `### ❌ Dead links: ${num(r.broken_count)} broken of ${checked} checked`
+    ? `### ❌ Dead links: ${broken} of ${checked} checked`
     : r.broken_count
-      ? `### ✅ Dead links: gate passed, ${num(r.broken_count)} broken of ${checked} checked`
+      ? `### ✅ Dead links: gate passed, ${broken} of ${checked} checked`
       : `### ✅ Dead links: none broken of ${checked} checked`;
+  const notChecked = r.summary.not_checked ?? r.not_checked?.length ?? 0;
   const s = r.summary;
   const documents = r.mode === 'documents' ? 'Documents' : r.mode === 'github' ? 'Files' : 'Pages';
   return [
@@ -148,6 +165,7 @@ function header(r: ReportView, o: DeadLinksOptions): string[] {
     gateLine(r, pass),
     ...(o.notes ?? []).flatMap((n) => ['', n]),
     ...(r.timed_out ? ['', '> [!NOTE]', '> The check reached its time budget (`max_duration`): these results are partial.'] : []),
+    ...(notChecked ? ['', `${count(notChecked, 'link was', 'links were')} found but not checked (listed below; not counted in the health score).`] : []),
     '',
     ...tableHead(['Health score', 'Broken', 'Warnings', 'Checked', documents, 'Redirects', 'Bot-protected'].map((title) => ({ title, align: 'right' as const }))),
     tableRow([s.health_score, r.broken_count, s.warnings, r.total_links_checked, r.pages_crawled, s.redirects_found, s.bot_blocked].map(num)),

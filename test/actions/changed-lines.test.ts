@@ -44,7 +44,7 @@ describe('actions/deadlinks changed lines of a pull request', function () {
   });
   after(() => repo?.remove());
 
-  const github = (apiUrl: string): GithubEnv => ({ repository: 'acme/docs', serverUrl: 'https://github.com', apiUrl, eventName: 'pull_request', job: 'links', sha: head, workspace: repo.dir });
+  const github = (apiUrl: string): GithubEnv => ({ repository: 'acme/docs', serverUrl: 'https://github.com', apiUrl, eventName: 'pull_request', job: 'links', sha: head, workspace: repo.dir, refNames: [] });
 
   it('parseGitDiff, on a real diff with a modified, an inserted and a deleted line, a new, a renamed (non-ASCII) and a deleted file, gives the added lines in the new files', async () => {
     const diff = await repo.git('-c', 'core.quotePath=true', 'diff', '--find-renames', '--unified=0', base, head);

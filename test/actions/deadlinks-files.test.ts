@@ -165,7 +165,7 @@ describe('actions/deadlinks on repository files (POST /api/deadlinks/documents, 
         'docs/other/index.rst': `Index\n=====\n\nSee \`the page <${gone}>\`_.\n`,
         'docs/other/data.json': `{"u":"${gone}"}`,
         'docs/other/logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0xff]),
-        'docs/other/blob.bin': Buffer.from([0xff, 0xfe, 0xfd, 0x00]),
+        'docs/other/blob.bin': Buffer.from([0x00, 0xff, 0xfe, 0xfd]),
         'docs/other/legacy.html': Buffer.from('<meta charset="windows-1252"><a href="caf\xe9.html">caf\xe9</a>', 'latin1'),
         'docs/other/café.html': '<p>menu</p>',
       });

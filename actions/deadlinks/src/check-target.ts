@@ -30,6 +30,7 @@ export async function checkTarget(api: ApiClient, s: DeadlinksSettings): Promise
     const { paths } = await repositoryPaths(ws, []);
     const readme = findReadme(paths);
     if (!readme) {
+      if (s.api.offline) throw new Error('input offline: there is no README in the workspace to check without network (add actions/checkout before this step)');
       const note = 'No README in the workspace (add `actions/checkout` before this step): it was fetched by the API through the GitHub API, which reaches public repositories only.';
       return checkReadmeRemotely(api, s, s.github.repository, s.github.pullRequest?.headSha, [note, ...notApplicable]);
     }
@@ -73,6 +74,7 @@ async function checkCheckout(
   const { documents, binary } = await readDocuments(ws, documentPaths);
   const paths = knownPaths ?? (await repositoryPaths(ws, documentPaths)).paths;
   const notes = [`Checked ${what}, relative links against the repository's ${count(paths.length, 'path')}.`];
+  if (s.api.offline) notes.push('Offline (`offline: true`): nothing was fetched; links that need the network are listed under “Not checked” and left out of the counts.');
   if (binary.length) notes.push(`${count(binary.length, 'binary file')} not sent (no links to read): ${binary.slice(0, 5).map((p) => code(p, 'text')).join(', ')}${binary.length > 5 ? ', …' : ''}.`);
   let changed;
   if (s.changedOnly && s.github.pullRequest) {
@@ -85,6 +87,8 @@ async function checkCheckout(
   }
   const head = (await git(ws, ['rev-parse', 'HEAD']))?.trim();
   const repositoryUrl = `${s.github.serverUrl}/${s.github.repository}`;
-  const result = await checkDocuments(api, { ...s.api, keyed: s.api.key !== undefined }, { documents, paths, repositoryUrl, siteRoot, changed });
+  // The names under which the checkout is this repository's files: links to blob/<one of them>/ are checked against it.
+  const currentRefs = [...new Set(['HEAD', head, s.github.pullRequest?.headSha, ...s.github.refNames].filter((r): r is string => !!r))];
+  const result = await checkDocuments(api, { ...s.api, keyed: s.api.key !== undefined }, { documents, paths, repositoryUrl, workspace: ws, currentRefs, siteRoot, changed });
   return { report: result.report, notes: [...notes, ...result.notes], sourceUrl: head ? `${repositoryUrl}/blob/${head}/` : undefined };
 }

@@ -24,6 +24,10 @@ export interface ApiOptions {
   checkOnly?: 'internal' | 'external';
   fragments?: 'warn' | 'error' | 'ignore';
   maxDuration?: number;
+  /** Repository files: no network at all; links that need it are listed as not checked. @default false */
+  offline: boolean;
+  /** Repository files: list reference definitions that render nothing as warnings. */
+  unusedDefinitions?: 'ignore' | 'warn';
 }
 
 /** Every input of the dead-links action, parsed and checked once. */
@@ -56,6 +60,10 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): DeadlinksSet
   const target = readTarget(github);
   const checkOnly = oneOf('check_only', ['all', 'internal', 'external'] as const, 'all');
   const fragments = text('fragments');
+  const offline = bool('offline', false);
+  if (offline && (target.kind === 'site' || target.kind === 'github')) {
+    throw new Error(`input offline checks this repository's files without network; it cannot check ${target.kind === 'site' ? 'a site (url)' : 'another repository (github)'}`);
+  }
   return {
     target,
     changedOnly: bool('changed_only', false),
@@ -67,6 +75,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): DeadlinksSet
       checkOnly: checkOnly === 'all' ? undefined : checkOnly,
       fragments: fragments ? oneOf('fragments', ['warn', 'error', 'ignore'] as const, 'warn') : undefined,
       maxDuration: int('max_duration', { min: 10, max: 120 }),
+      offline,
+      unusedDefinitions: bool('unused_definitions', false) ? 'warn' : undefined,
     },
     gate: { threshold: num('threshold', { min: 0, max: 100 }), maxBroken: int('max_broken', { min: 0, max: 1_000_000 }) },
     failOn: oneOf('fail_on', ['gate', 'never'] as const, 'gate'),

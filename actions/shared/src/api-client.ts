@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { retryAfterMs } from '../../../server/net/retry-after.js';
 
 /**
@@ -52,6 +53,9 @@ export interface ApiClient {
   post<T>(path: string, body: unknown): Promise<T>;
 }
 
+/** Bodies longer than this (characters of JSON) are sent gzipped. */
+const GZIP_OVER = 64 * 1024;
+
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export function createApiClient(opts: ApiClientOptions): ApiClient {
@@ -63,7 +67,16 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
   async function request<T>(method: 'GET' | 'POST', path: string, query: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'sitelens-action' };
     if (opts.key) headers['x-api-key'] = opts.key;
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    let payload: string | Uint8Array<ArrayBuffer> | undefined;
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(body);
+      // Documents and their set's anchors compress several times over; the API inflates gzip bodies.
+      if (payload.length > GZIP_OVER) {
+        payload = new Uint8Array(gzipSync(payload));
+        headers['content-encoding'] = 'gzip';
+      }
+    }
     const what = `${method} ${path}`;
     for (let attempt = 1; ; attempt++) {
       let res: Response;
@@ -71,7 +84,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
         res = await fetch(base + path + query, {
           method,
           headers,
-          body: body === undefined ? undefined : JSON.stringify(body),
+          body: payload,
           // Never follow: a redirect would carry the key to wherever it points.
           redirect: 'manual',
           signal: AbortSignal.timeout(opts.timeoutMs ?? 180_000),

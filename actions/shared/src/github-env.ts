@@ -29,6 +29,8 @@ export interface GithubEnv {
   /** The checkout (`GITHUB_WORKSPACE`), else the working directory. */
   workspace: string;
   pullRequest?: PullRequest;
+  /** Branch or tag names the checkout is (the pushed branch or tag; a pull request's head and base branches). */
+  refNames: string[];
   /** Directory for the JSON report (RUNNER_TEMP, else the OS temp dir). */
   tempDir?: string;
   /** The job summary's file (`GITHUB_STEP_SUMMARY`); unset outside Actions. */
@@ -49,9 +51,20 @@ export function readGithubEnv(env: NodeJS.ProcessEnv): GithubEnv {
     sha: env.GITHUB_SHA ?? '',
     workspace: env.GITHUB_WORKSPACE || process.cwd(),
     pullRequest: eventName.startsWith('pull_request') ? pullRequestOf(env.GITHUB_EVENT_PATH) : undefined,
+    refNames: refNamesOf(env, eventName),
     tempDir: env.RUNNER_TEMP || undefined,
     stepSummary: env.GITHUB_STEP_SUMMARY || undefined,
   };
+}
+
+/**
+ * The names under which the checkout's files are the repository's: on a pull request its head
+ * branch and the base branch it merges into (the test merge commit is what the base becomes);
+ * on a push the branch or tag pushed (`GITHUB_REF_NAME` is `5/merge` on pull requests, not a ref of links).
+ */
+function refNamesOf(env: NodeJS.ProcessEnv, eventName: string): string[] {
+  const names = eventName.startsWith('pull_request') ? [env.GITHUB_HEAD_REF, env.GITHUB_BASE_REF] : [env.GITHUB_REF_TYPE === 'branch' || env.GITHUB_REF_TYPE === 'tag' ? env.GITHUB_REF_NAME : undefined];
+  return [...new Set(names.filter((n): n is string => !!n))];
 }
 
 function pullRequestOf(eventPath: string | undefined): PullRequest | undefined {

@@ -41,7 +41,7 @@ export const documentsBody = z
           encoding: z
             .enum(['utf-8', 'base64'])
             .default('utf-8')
-            .describe('`base64` sends the file\'s bytes, for a file that is not UTF-8: HTML is then decoded as a browser decodes it (BOM, `<meta charset>`, else windows-1252); any other binary content (a NUL byte, bytes that are not UTF-8) is not read and is counted in `summary.skipped_documents`'),
+            .describe('`base64` sends the file\'s bytes, for a file that is not UTF-8. HTML is decoded as a browser decodes it (BOM, `<meta charset>`, else windows-1252); any other file as GitHub reads it: binary by charlock_holmes\'s test (an image or PDF signature, or a NUL byte in the first MiB when no UTF-16/32 BOM), else UTF-8, else the encoding ICU\'s charset detector names (Latin-1, windows-125x, Shift_JIS, GB18030, EUC-KR, KOI8-R, UTF-16 …). Binary content is not read and is counted in `summary.skipped_documents`'),
         }),
       )
       .min(1)

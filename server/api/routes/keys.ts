@@ -3,7 +3,8 @@ import type { AppDeps } from '../deps.js';
 import { BadInputError } from '../../errors/index.js';
 import { defineRoute, errorResponse } from '../route.js';
 import type { KeyRecord } from '../../keys/key-store.js';
-import { keyStatuses, tierNames } from '../../keys/tiers.js';
+import { keyStatuses, tierNames, tierQuotas } from '../../keys/tiers.js';
+import { documentLimits } from '../../links/document-input.js';
 
 const usageRecord = z.object({
   calls_this_period: z.number().int().describe('Calls made in the current 30-day period'),
@@ -14,6 +15,10 @@ const usageRecord = z.object({
   verified: z.boolean(),
   period_start: z.string().describe('Start of the current 30-day period (ISO 8601)'),
   period_end: z.string(),
+  per_minute: z.number().int().describe('Requests allowed per minute for the tier'),
+  documents_per_call: z
+    .object({ max_documents: z.number().int(), max_bytes: z.number().int() })
+    .describe('What one `POST /api/deadlinks/documents` call may carry with this key: documents, and bytes of their content'),
 });
 
 const createdKey = z.object({
@@ -44,6 +49,8 @@ export function keyRoutes(deps: AppDeps) {
       verified: key.verified,
       period_start: period.start.toISOString(),
       period_end: period.end.toISOString(),
+      per_minute: tierQuotas[key.tier].perMinute,
+      documents_per_call: documentLimits[key.tier],
     };
   };
 
@@ -101,6 +108,7 @@ export function keyRoutes(deps: AppDeps) {
       method: 'get',
       path: '/api/usage',
       summary: 'Usage of the calling key',
+      description: 'Not counted against any quota: a client may read its tier\'s limits here before its first call (the deadlinks action sizes its document calls by `documents_per_call`).',
       key: 'required-any-status',
       query: z.object({ key: z.string().optional() }),
       responses: {

@@ -41,6 +41,12 @@ export interface RunnerContext {
   job?: string;
   /** GITHUB_SHA. @default the head SHA */
   sha?: string;
+  /** A push's branch (GITHUB_REF_NAME); a pull request's head and base branches (GITHUB_HEAD_REF, GITHUB_BASE_REF). @default main; feature into main */
+  branch?: string;
+  headRef?: string;
+  baseRef?: string;
+  /** GITHUB_SERVER_URL (a GitHub Enterprise server on loopback). @default https://github.com */
+  serverUrl?: string;
   /** What the runner gives `uses:` steps only: the artifact service (ACTIONS_RUNTIME_TOKEN, ACTIONS_RESULTS_URL). */
   actionsRuntime?: Record<string, string>;
 }
@@ -101,7 +107,10 @@ export async function runAction(actionDir: string, given: Record<string, string>
     GITHUB_EVENT_PATH: eventFile,
     GITHUB_REPOSITORY: ctx.repository,
     GITHUB_API_URL: ctx.githubApiUrl,
-    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_SERVER_URL: ctx.serverUrl ?? 'https://github.com',
+    ...(ctx.pullRequest
+      ? { GITHUB_REF: `refs/pull/${ctx.pullRequest}/merge`, GITHUB_REF_NAME: `${ctx.pullRequest}/merge`, GITHUB_HEAD_REF: ctx.headRef ?? 'feature', GITHUB_BASE_REF: ctx.baseRef ?? 'main' }
+      : { GITHUB_REF: `refs/heads/${ctx.branch ?? 'main'}`, GITHUB_REF_NAME: ctx.branch ?? 'main', GITHUB_REF_TYPE: 'branch' }),
     GITHUB_JOB: ctx.job ?? 'links',
     GITHUB_RUN_ID: '9000',
     GITHUB_RUN_NUMBER: '42',

@@ -1,4 +1,4 @@
-import { ApiError } from '../../../shared/src/api-client.js';
+import { ApiError, type ApiClient } from '../../../shared/src/api-client.js';
 import { documentBytes, documentLimits } from '../../../../server/links/document-input.js';
 import type { Document } from './workspace-files.js';
 
@@ -11,11 +11,43 @@ export interface DocumentLimits {
 
 /** Without a key: the API's keyless limits, known in advance (a rejected call would use up the keyless quota). */
 export const keylessLimits: DocumentLimits = asLimits(documentLimits.keyless);
-/** With a key: the highest tier's; a lower tier's 413 names its own limits and the rest is re-split. */
+/** With a key the API does not describe (an older API): the highest tier's; a lower tier's 413 names its own and the rest is re-split. */
 export const keyedLimits: DocumentLimits = {
   maxDocuments: Math.max(...Object.values(documentLimits).map((l) => l.max_documents)),
   maxBytes: Math.max(...Object.values(documentLimits).map((l) => l.max_bytes)),
 };
+
+/** What the calls may carry, and how many calls the key has left today (when known). */
+export interface CallBudget {
+  limits: DocumentLimits;
+  /** `free`, `pro` … (keyless: undefined). */
+  tier?: string;
+  remainingToday?: number;
+}
+
+interface UsageRecord {
+  tier?: string;
+  rate_limit_remaining_today?: number;
+  documents_per_call?: { max_documents: number; max_bytes: number };
+}
+
+/**
+ * The key's per-call limits before the first call, from GET /api/usage (which counts against
+ * no quota), so no call is spent on a 413. A key the API refuses fails here, before any work.
+ */
+export async function callBudget(api: ApiClient, keyed: boolean): Promise<CallBudget> {
+  if (!keyed) return { limits: keylessLimits };
+  let usage: UsageRecord;
+  try {
+    usage = await api.get<UsageRecord>('/api/usage');
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return { limits: keyedLimits }; // an API without /api/usage: learn from a 413
+    throw err;
+  }
+  const byTier = usage.tier && usage.tier in documentLimits ? documentLimits[usage.tier as keyof typeof documentLimits] : undefined;
+  const limit = usage.documents_per_call ?? byTier;
+  return { limits: limit ? asLimits(limit) : keyedLimits, tier: usage.tier, remainingToday: usage.rate_limit_remaining_today };
+}
 
 /**
  * Documents in consecutive batches under the limits, in the given (path) order so a folder's

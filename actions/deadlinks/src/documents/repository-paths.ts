@@ -15,6 +15,16 @@ export async function git(cwd: string, args: string[]): Promise<string | undefin
   }
 }
 
+/** A blob's bytes (`<commit>:<path>`), or undefined when git has no such object. */
+export async function gitBlob(cwd: string, object: string): Promise<Buffer | undefined> {
+  try {
+    const { stdout } = await run('git', ['cat-file', 'blob', object], { cwd, maxBuffer: 256 * 1024 * 1024, encoding: 'buffer' });
+    return stdout;
+  } catch {
+    return undefined; // not in this checkout: its anchors stay unknown
+  }
+}
+
 /**
  * Every file of the repository, relative to the workspace, that relative links may point
  * to: in a git checkout the tracked and untracked-but-not-ignored files (`git ls-files`),

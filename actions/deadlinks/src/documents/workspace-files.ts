@@ -2,6 +2,7 @@ import * as glob from '@actions/glob';
 import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DocumentInput } from '../../../../server/links/document-input.js';
+import { isBinaryContent } from '../../../../server/links/text-encoding.js';
 
 /** A file of the checkout, sent to the API for its links to be checked (the API's document). */
 export type Document = DocumentInput;
@@ -42,21 +43,19 @@ export async function matchWorkspaceFiles(workspace: string, patterns: string[])
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Git's test for binary content: a NUL byte in the first 8,000 bytes. */
-const looksBinary = (bytes: Buffer) => bytes.subarray(0, 8000).includes(0);
-
 /**
- * Reads the matched files: UTF-8 ones as text, other text (a legacy-encoded HTML page) as
- * base64 bytes for the API to decode. Binary files (images, fonts, archives that a broad glob
- * like `docs/**` matches) are not sent at all: they hold no links and would only spend the
- * key's per-call byte limit; they come back in `binary` so the summary can say so.
+ * Reads the matched files: UTF-8 ones as text, other text (a Latin-1 Markdown file, a legacy
+ * HTML page, UTF-16) as base64 bytes for the API to decode as GitHub does. Binary files (by
+ * GitHub's test: images, fonts, archives that a broad glob like `docs/**` matches) are not sent
+ * at all: they hold no links and would only spend the key's per-call byte limit; they come back
+ * in `binary` so the summary can say so.
  */
 export async function readDocuments(workspace: string, paths: string[]): Promise<{ documents: Document[]; binary: string[] }> {
   const documents: Document[] = [];
   const binary: string[] = [];
   for (const p of paths) {
     const bytes = await readFile(path.join(workspace, p));
-    if (looksBinary(bytes)) {
+    if (isBinaryContent(bytes)) {
       binary.push(p);
       continue;
     }
