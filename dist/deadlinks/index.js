@@ -64861,20 +64861,7 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
-;// CONCATENATED MODULE: ./actions/shared/src/upload-step.ts
-/** Read from the publish step's environment, which action.yml fills from the upload step. */
-function readArtifactUpload(env) {
-    const outcome = env.SITELENS_ARTIFACT_OUTCOME ?? '';
-    const url = env.SITELENS_ARTIFACT_URL ?? '';
-    if (outcome === 'success' && url)
-        return { kind: 'uploaded', url };
-    if (outcome === 'failure')
-        return { kind: 'failed' };
-    return { kind: 'none' };
-}
-
 ;// CONCATENATED MODULE: ./actions/shared/src/run-action.ts
-
 
 /** The action's top-level catch: a failed step with the cause, API errors with the API's message. */
 function runAction(main) {
@@ -64899,8 +64886,8 @@ function runPhases(a) {
             return setOutput('state', await a.saveOutcome(s, outcome));
         }
         if (phase === 'publish') {
-            const outcome = await a.readOutcome(process.env.SITELENS_STATE ?? '');
-            return a.publishPhase(s, outcome, await a.readReport(outcome), readArtifactUpload(process.env));
+            const outcome = await a.readOutcome(s.publish.stateFile);
+            return a.publishPhase(s, outcome, await a.readReport(outcome), s.publish.upload);
         }
         if (phase !== 'all')
             throw new Error(`unknown phase ${JSON.stringify(phase)}: check or publish`);
@@ -70397,8 +70384,8 @@ async function writeReport(tempDir, name, report) {
     await (0,promises_namespaceObject.writeFile)(file, JSON.stringify(report, null, 2) + '\n');
     return file;
 }
-async function writeSummary(markdown) {
-    if (!process.env.GITHUB_STEP_SUMMARY)
+async function writeSummary(markdown, github) {
+    if (!github.stepSummary)
         return info(markdown); // run outside Actions
     await summary.addRaw(markdown, true).write();
 }
@@ -70437,7 +70424,7 @@ async function upsertComment(o, body) {
  * summary and on top of the previous comment (its last good report stays), and the step fails.
  */
 async function publishRunFailure(comment, failure) {
-    await writeSummary(runFailureSummary(failure));
+    await writeSummary(runFailureSummary(failure), comment.github);
     await upsertComment(comment, (_limit, previous) => withRunFailure(previous, failure));
     setOutput('pass', false);
     setFailed(failure.reason);
@@ -70703,6 +70690,48 @@ function gatePasses(health, broken, gate) {
     return (gate.threshold === undefined || health >= gate.threshold) && (gate.maxBroken === undefined || broken <= gate.maxBroken);
 }
 const byUrl = (a, b) => a.url.localeCompare(b.url);
+/**
+ * A report's counts and health score from its lists and totals: the one rule for the
+ * service's reports and for a report merged from several calls (the deadlinks action's).
+ */
+function reportCounts(lists, totals) {
+    const broken = lists.broken_links.length;
+    return {
+        total_links_checked: totals.checked,
+        broken_count: broken,
+        summary: {
+            health_score: healthScore(broken, totals.checked),
+            broken_places: placeCount(lists.broken_links),
+            broken_images: lists.broken_links.filter((i) => i.is_image).length,
+            redirects_found: lists.redirects.length,
+            bot_blocked: lists.bot_blocked.length,
+            warnings: lists.warnings.length,
+            internal_links: totals.internal,
+            external_links: totals.external,
+            skipped_links: totals.skipped,
+            cached_results: totals.cached,
+            rendered_pages: totals.renderedPages,
+            not_checked: lists.not_checked.length,
+            duration_ms: totals.durationMs,
+            ...(totals.skippedDocuments !== undefined ? { skipped_documents: totals.skippedDocuments } : {}),
+        },
+    };
+}
+/** The report judged by `gate` (`gatePasses`): `pass` and `gate` when one was given, neither otherwise. */
+function withGate(report, gate) {
+    const { pass: _pass, gate: _gate, ...rest } = report;
+    const pass = gatePasses(report.summary.health_score, report.broken_count, gate);
+    if (pass === undefined)
+        return rest;
+    return {
+        ...rest,
+        pass,
+        gate: {
+            ...(gate.threshold !== undefined ? { threshold: gate.threshold } : {}),
+            ...(gate.maxBroken !== undefined ? { max_broken: gate.maxBroken } : {}),
+        },
+    };
+}
 function buildReport(input) {
     const broken = [];
     const redirects = [];
@@ -70767,37 +70796,31 @@ function buildReport(input) {
             (input.fragmentsAreErrors ? broken : warnings).push(fragItem);
         }
     }
-    const checked = internal + external;
-    const brokenCount = broken.length;
-    const health = healthScore(brokenCount, checked);
-    const pass = gatePasses(health, brokenCount, input.gate);
-    const report = {
-        target: input.target,
-        mode: input.mode,
-        pages_crawled: input.pagesCrawled,
-        total_links_checked: checked,
-        broken_count: brokenCount,
+    const lists = {
         broken_links: broken.sort(byUrl),
         redirects: redirects.sort(byUrl),
         bot_blocked: botBlocked.sort(byUrl),
         warnings: warnings.sort(byUrl),
         not_checked: notChecked.sort(byUrl),
-        summary: {
-            health_score: health,
-            broken_places: placeCount(broken),
-            broken_images: broken.filter((i) => i.is_image).length,
-            redirects_found: redirects.length,
-            bot_blocked: botBlocked.length,
-            warnings: warnings.length,
-            internal_links: internal,
-            external_links: external,
-            skipped_links: input.skipped,
-            cached_results: cached,
-            rendered_pages: input.renderedPages,
-            not_checked: notChecked.length,
-            duration_ms: Date.now() - input.startedAt,
-            ...(input.skippedDocuments !== undefined ? { skipped_documents: input.skippedDocuments } : {}),
-        },
+    };
+    const counts = reportCounts(lists, {
+        checked: internal + external,
+        internal,
+        external,
+        skipped: input.skipped,
+        cached,
+        renderedPages: input.renderedPages,
+        durationMs: Date.now() - input.startedAt,
+        skippedDocuments: input.skippedDocuments,
+    });
+    let report = {
+        target: input.target,
+        mode: input.mode,
+        pages_crawled: input.pagesCrawled,
+        total_links_checked: counts.total_links_checked,
+        broken_count: counts.broken_count,
+        ...lists,
+        summary: counts.summary,
         checked_at: new Date().toISOString(),
     };
     if (input.listChecked) {
@@ -70807,13 +70830,7 @@ function buildReport(input) {
     }
     if (input.timedOut)
         report.timed_out = true;
-    if (pass !== undefined) {
-        report.pass = pass;
-        report.gate = {
-            ...(input.gate.threshold !== undefined ? { threshold: input.gate.threshold } : {}),
-            ...(input.gate.maxBroken !== undefined ? { max_broken: input.gate.maxBroken } : {}),
-        };
-    }
+    report = withGate(report, input.gate);
     if (input.repository)
         report.repository = input.repository;
     if (input.file)
@@ -70860,17 +70877,6 @@ function pickResource(set) {
 
 ;// CONCATENATED MODULE: ./actions/deadlinks/src/report.ts
 
-/**
- * Sets `pass` and `gate` from the action's gate, the service's one rule (`gatePasses`),
- * so a decimal threshold (99.5) works in every mode and a merged report is judged whole.
- */
-function applyGate(report, gate) {
-    const { pass: _pass, gate: _gate, ...rest } = report;
-    const pass = gatePasses(report.summary.health_score, report.broken_count, gate);
-    if (pass === undefined)
-        return rest;
-    return { ...rest, pass, gate: { threshold: gate.threshold, max_broken: gate.maxBroken } };
-}
 function verdict(report, failOn) {
     const gated = report.pass !== undefined;
     const pass = report.pass ?? report.broken_count === 0;
@@ -70880,9 +70886,9 @@ function verdict(report, failOn) {
  * One report from the reports of several calls (a large set of documents sent in parts),
  * counted as one call would count it: items of the same URL become one with every place;
  * links checked, internal ones and skipped ones are the union of the calls' lists
- * (`list_checked`), so a link found in files of two calls counts once; the health score is
- * recomputed from them. Without the lists (an older API), only the links the reports list
- * can be told apart.
+ * (`list_checked`), so a link found in files of two calls counts once; the summary and health
+ * score come from the service's own rule (`reportCounts`). Without the lists (an older API),
+ * only the links the reports list can be told apart.
  */
 function mergeReports(reports) {
     if (reports.length === 1)
@@ -70899,49 +70905,38 @@ function mergeReports(reports) {
         }
         return [...byUrl.values()].sort((a, b) => a.url.localeCompare(b.url));
     };
-    const broken = merge(reports.map((r) => r.broken_links));
-    const redirects = merge(reports.map((r) => r.redirects));
-    const botBlocked = merge(reports.map((r) => r.bot_blocked));
-    const warnings = merge(reports.map((r) => r.warnings));
-    const notChecked = merge(reports.map((r) => r.not_checked ?? []));
+    const lists = {
+        broken_links: merge(reports.map((r) => r.broken_links)),
+        redirects: merge(reports.map((r) => r.redirects)),
+        bot_blocked: merge(reports.map((r) => r.bot_blocked)),
+        warnings: merge(reports.map((r) => r.warnings)),
+        not_checked: merge(reports.map((r) => r.not_checked ?? [])),
+    };
     const sum = (f) => reports.reduce((n, r) => n + f(r), 0);
     const union = (f) => (reports.every((r) => f(r)) ? [...new Set(reports.flatMap((r) => f(r) ?? []))].sort() : undefined);
     const checkedUrls = union((r) => r.checked_urls);
     const internalUrls = union((r) => r.checked_internal_urls);
     const skippedUrls = union((r) => r.skipped_urls);
     const checked = checkedUrls ? checkedUrls.length : sum((r) => r.total_links_checked) - repeated;
-    const internal = internalUrls ? internalUrls.length : sum((r) => r.summary.internal_links);
+    const internal = Math.min(checked, internalUrls ? internalUrls.length : sum((r) => r.summary.internal_links));
+    const counts = reportCounts(lists, {
+        checked,
+        internal,
+        external: checked - internal,
+        skipped: skippedUrls ? skippedUrls.length : sum((r) => r.summary.skipped_links),
+        cached: sum((r) => r.summary.cached_results),
+        renderedPages: sum((r) => r.summary.rendered_pages),
+        durationMs: sum((r) => r.summary.duration_ms),
+        skippedDocuments: reports.some((r) => r.summary.skipped_documents !== undefined) ? sum((r) => r.summary.skipped_documents ?? 0) : undefined,
+    });
+    const { checked_urls: _c, checked_internal_urls: _i, skipped_urls: _s, ...rest } = first;
     const merged = {
-        ...first,
+        ...rest,
         pages_crawled: sum((r) => r.pages_crawled),
-        total_links_checked: checked,
-        broken_count: broken.length,
-        broken_links: broken,
-        redirects,
-        bot_blocked: botBlocked,
-        warnings,
-        not_checked: notChecked,
-        summary: {
-            health_score: healthScore(broken.length, checked),
-            broken_places: placeCount(broken),
-            broken_images: broken.filter((i) => i.is_image).length,
-            redirects_found: redirects.length,
-            bot_blocked: botBlocked.length,
-            warnings: warnings.length,
-            internal_links: Math.min(internal, checked),
-            external_links: Math.max(0, checked - internal),
-            skipped_links: skippedUrls ? skippedUrls.length : sum((r) => r.summary.skipped_links),
-            cached_results: sum((r) => r.summary.cached_results),
-            rendered_pages: sum((r) => r.summary.rendered_pages),
-            not_checked: notChecked.length,
-            duration_ms: sum((r) => r.summary.duration_ms),
-            skipped_documents: sum((r) => r.summary.skipped_documents ?? 0),
-        },
+        ...counts,
+        ...lists,
         checked_at: reports.at(-1)?.checked_at ?? first.checked_at,
     };
-    delete merged.checked_urls;
-    delete merged.checked_internal_urls;
-    delete merged.skipped_urls;
     if (checkedUrls)
         merged.checked_urls = checkedUrls;
     if (internalUrls)
@@ -70973,28 +70968,6 @@ function combine(a, b) {
 ;// CONCATENATED MODULE: ./server/links/document-input.ts
 /** Bytes of a document's content as the file has them (what the per-call limits count). */
 const documentBytes = (doc) => Buffer.byteLength(doc.content, doc.encoding === 'base64' ? 'base64' : 'utf8');
-
-;// CONCATENATED MODULE: ./server/api/limit-rules.ts
-/** Contract "Limits", column "No key", per client IP. */
-const keylessLimits = {
-    deadlinks: { points: 1, seconds: 30 * 60 },
-    seo: { points: 1, seconds: 5 * 60 },
-    screenshot: { points: 2, seconds: 60 },
-    perf: { points: 2, seconds: 60 },
-    techstack: { points: 1, seconds: 2 * 60 },
-    html2image: { points: 2, seconds: 60 },
-    ssl: { points: 5, seconds: 60 },
-    audit: { points: 1, seconds: 2 * 60 },
-};
-/** Limits of the endpoints that do no work on targets; `cheap` comes from config. */
-const ipLimits = {
-    keys: { points: 10, seconds: 60 * 60 },
-    verify: { points: 30, seconds: 60 * 60 },
-};
-/** Extra per-key limits on top of the tier quota (contract "Other limits"). */
-const perKeyExtra = {
-    batch: { points: 2, seconds: 60 },
-};
 /** Documents and content bytes (UTF-8) per call of POST /api/deadlinks/documents; `keyless` without a key. */
 const documentLimits = {
     keyless: { max_documents: 50, max_bytes: 512 * 1024 },
@@ -71007,9 +70980,8 @@ const documentLimits = {
 ;// CONCATENATED MODULE: ./actions/deadlinks/src/documents/batches.ts
 
 
-
 /** Without a key: the API's keyless limits, known in advance (a rejected call would use up the keyless quota). */
-const batches_keylessLimits = asLimits(documentLimits.keyless);
+const keylessLimits = asLimits(documentLimits.keyless);
 /** With a key the API does not describe (an older API): the highest tier's; a lower tier's 413 names its own and the rest is re-split. */
 const keyedLimits = {
     maxDocuments: Math.max(...Object.values(documentLimits).map((l) => l.max_documents)),
@@ -71021,7 +70993,7 @@ const keyedLimits = {
  */
 async function callBudget(api, keyed) {
     if (!keyed)
-        return { limits: batches_keylessLimits };
+        return { limits: keylessLimits };
     let usage;
     try {
         usage = await api.get('/api/usage');
@@ -96931,6 +96903,7 @@ async function resolveRef(workspace, ref) {
 
 
 
+
 /**
  * Checks documents through POST /api/deadlinks/documents, in as many calls as the key's
  * limits need (read from GET /api/usage before the first call), and merges the answers into
@@ -97004,35 +96977,9 @@ function lineCount(d) {
 }
 /** No call was needed (changed_only and no changed line in any document): nothing checked, nothing broken. */
 function emptyReport(target) {
-    return {
-        target,
-        mode: 'documents',
-        pages_crawled: 0,
-        total_links_checked: 0,
-        broken_count: 0,
-        broken_links: [],
-        redirects: [],
-        bot_blocked: [],
-        warnings: [],
-        not_checked: [],
-        summary: {
-            health_score: 100,
-            broken_places: 0,
-            broken_images: 0,
-            redirects_found: 0,
-            bot_blocked: 0,
-            warnings: 0,
-            internal_links: 0,
-            external_links: 0,
-            skipped_links: 0,
-            cached_results: 0,
-            rendered_pages: 0,
-            not_checked: 0,
-            duration_ms: 0,
-            skipped_documents: 0,
-        },
-        checked_at: new Date().toISOString(),
-    };
+    const lists = { broken_links: [], redirects: [], bot_blocked: [], warnings: [], not_checked: [] };
+    const totals = { checked: 0, internal: 0, external: 0, skipped: 0, cached: 0, renderedPages: 0, durationMs: 0, skippedDocuments: 0 };
+    return { target, mode: 'documents', pages_crawled: 0, ...reportCounts(lists, totals), ...lists, checked_at: new Date().toISOString() };
 }
 
 ;// CONCATENATED MODULE: ./node_modules/@actions/glob/lib/internal-glob-options-helper.js
@@ -100908,7 +100855,7 @@ async function checkPhase(s) {
     });
     try {
         const checked = await checkTarget(api, s);
-        const report = applyGate(checked.report, s.gate);
+        const report = withGate(checked.report, s.gate);
         const reportFile = await writeReport(s.github.tempDir, reportFileName('deadlinks', s.comment.key), report);
         return { reportFile, notes: checked.notes, sourceUrl: checked.sourceUrl };
     }
@@ -101117,6 +101064,7 @@ function readGithubEnv(env) {
         pullRequest: eventName.startsWith('pull_request') ? pullRequestOf(env.GITHUB_EVENT_PATH) : undefined,
         refNames: refNamesOf(env, eventName),
         tempDir: env.RUNNER_TEMP || undefined,
+        stepSummary: env.GITHUB_STEP_SUMMARY || undefined,
     };
 }
 /**
@@ -101207,7 +101155,7 @@ async function publishPhase(s, outcome, report, upload) {
     };
     if (s.annotations)
         emitAnnotations(linkAnnotations(report, !v.pass), { cap: s.maxAnnotations, what: 'links' });
-    await writeSummary(renderDeadLinks(report, { ...options, limit: stepSummaryLimit }));
+    await writeSummary(renderDeadLinks(report, { ...options, limit: stepSummaryLimit }), s.github);
     await upsertComment(comment, (limit) => renderDeadLinks(report, { ...options, limit }));
     setOutput('health_score', report.summary.health_score);
     setOutput('broken_count', report.broken_count);
@@ -101306,6 +101254,21 @@ function apiInputs() {
     if (apiKey)
         core_setSecret(apiKey);
     return { apiUrl, apiKey };
+}
+
+;// CONCATENATED MODULE: ./actions/shared/src/upload-step.ts
+/** Read with the action's settings, from the publish step's environment. */
+function readPublishInputs(env) {
+    return { stateFile: env.SITELENS_STATE ?? '', upload: readArtifactUpload(env) };
+}
+function readArtifactUpload(env) {
+    const outcome = env.SITELENS_ARTIFACT_OUTCOME ?? '';
+    const url = env.SITELENS_ARTIFACT_URL ?? '';
+    if (outcome === 'success' && url)
+        return { kind: 'uploaded', url };
+    if (outcome === 'failure')
+        return { kind: 'failed' };
+    return { kind: 'none' };
 }
 
 ;// CONCATENATED MODULE: ./node_modules/re2js/build/index.js
@@ -108147,6 +108110,7 @@ function compileUrlPattern(source) {
 
 
 
+
 function readSettings(env = process.env) {
     // First, before anything could be sent anywhere.
     const { apiUrl, apiKey } = apiInputs();
@@ -108180,6 +108144,7 @@ function readSettings(env = process.env) {
         artifact: bool('artifact', true),
         githubToken: inputs_text('github_token'),
         github,
+        publish: readPublishInputs(env),
     };
 }
 function readTarget(github) {
