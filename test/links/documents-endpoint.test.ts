@@ -185,7 +185,7 @@ describe('POST /api/deadlinks/documents', () => {
     expect(skipped.body.summary.skipped_links).to.equal(1);
   });
 
-  it('reads files of other types as plain text (GFM URL literals, <…> and single-quoted URLs, with line and column), skips binary content and counts it', async () => {
+  it('reads files of other types as plain text (GFM URL literals, <…> and single-quoted URLs, with line and column), skips binary content and counts it (a PNG, a NUL, a lone surrogate)', async () => {
     const gone = `${site.url}/gone`;
     const documents = [
       { path: 'docs/config.yml', content: `site:\n  home: "${site.url}/ok"\n  old: '${gone}' # retired\n` },
@@ -212,10 +212,12 @@ describe('POST /api/deadlinks/documents', () => {
       { file: 'docs/data.json', line: 1, column: 12 },
       { file: 'docs/index.rst', line: 4, column: 15 },
       { file: 'docs/index.rst', line: 4, column: 15 + gone.length + 9 },
+      // Latin-1 text is decoded as GitHub decodes it (ICU's detector), not skipped.
+      { file: 'docs/latin1.txt', line: 1, column: 6 },
       { file: 'scripts/links.py', line: 1, column: 10 },
     ]);
-    expect(r.body.summary.skipped_documents).to.equal(4);
-    expect(r.body.pages_crawled).to.equal(6);
+    expect(r.body.summary.skipped_documents).to.equal(3);
+    expect(r.body.pages_crawled).to.equal(7);
     // ok (twice, once from the base64 UTF-8 file) and gone: nothing else was taken for a URL.
     expect(r.body.total_links_checked).to.equal(2);
   });
