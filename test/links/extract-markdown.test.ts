@@ -48,6 +48,50 @@ describe('extractMarkdown (CommonMark + GFM, as GitHub renders)', () => {
   });
 });
 
+describe('extractMarkdown reference definitions (CommonMark: link reference definitions and full, collapsed, shortcut references)', () => {
+  // `url line:column` of the links, and the definitions that render nothing.
+  const read = (md: string) => {
+    const r = extractMarkdown(md);
+    return { links: r.links.map((l) => `${l.url} ${l.line}:${l.column}`), unused: r.unusedDefinitions.map((d) => `${d.url} ${d.line}${d.duplicate ? ' duplicate' : ''}`) };
+  };
+  const table: Array<[name: string, markdown: string, links: string[], unused: string[]]> = [
+    ['an unused definition is not a link', '[Float]: #float\n\ntext', [], ['#float 1']],
+    ['the first definition of a label wins', '[foo]\n\n[foo]: /first\n[foo]: /second', ['/first 3:1'], ['/second 4 duplicate']],
+    ['labels match case-insensitively', '[FOO]\n\n[foo]: /url', ['/url 3:1'], []],
+    ['labels match by Unicode case folding (ẞ and SS)', '[ẞ]\n\n[SS]: /url', ['/url 3:1'], []],
+    ['inner whitespace collapses, a label may span lines', '[Foo\n  bar]: /url\n\n[Baz][Foo bar]', ['/url 1:1'], []],
+    ['a collapsed reference', '[foo][]\n\n[foo]: /url', ['/url 3:1'], []],
+    ['a reference before its definition', '[foo]\n\n> [foo]: /in-quote', ['/in-quote 3:3'], []],
+    ['a definition inside a fenced block is code', '```\n[foo]: /code\n```\n\n[foo]', [], []],
+    ['a definition cannot interrupt a paragraph', 'text\n[foo]: /url\n\n[foo]', [], []],
+    ['an image reference uses it too', '![pic]\n\n[pic]: /img.png', ['/img.png 3:1'], []],
+    ['a footnote is not a reference definition', 'x[^1]\n\n[^1]: note [in](/note.md)', ['/note.md 3:12'], []],
+    ['a reference inside raw-text HTML does not render', '<script>[foo]</script> text\n\n[foo]: /url', [], ['/url 3']],
+  ];
+  for (const [name, markdown, links, unused] of table) {
+    it(`${name}: ${JSON.stringify({ links, unused })}`, () => {
+      expect(read(markdown)).to.deep.equal({ links, unused });
+    });
+  }
+});
+
+describe('extractMarkdown raw HTML and protocols as GitHub\'s sanitizer keeps them', () => {
+  const table: Array<[name: string, markdown: string, expected: string[]]> = [
+    ['link, meta, style, script, iframe, embed, object, video, audio are stripped', '<link href="/a.css" rel="stylesheet">\n<meta http-equiv="refresh" content="0;url=/m">\n<style>@import "/s.css";</style>\n<script src="/s.js"></script>\n<iframe src="/f"></iframe><embed src="/e"><object data="/o"></object><video src="/v" poster="/p"></video><audio src="/au"></audio>', []],
+    ['style attributes and body/table backgrounds are stripped', '<table background="/t.png"><tr><td background="/c.png" style="background:url(/u.png)">x</td></tr></table>', []],
+    ['a[href], img[src] and picture source[srcset] are kept', '<picture><source srcset="/dark.png 1x, /dark@2x.png 2x"><img src="/light.png" longdesc="/desc.html"></picture> <a href="/a.md">a</a>', ['/dark.png 1:10 image', '/dark@2x.png 1:10 image', '/light.png 1:57 image', '/a.md 1:112']],
+    ['cite is kept by GitHub but no reader follows it', '<blockquote cite="/c.html">q</blockquote> <q cite="/q.html">q</q>', []],
+    ['an element off the list drops its own URLs, not its children\'s', '<center><a href="/in-center.md">c</a></center>', ['/in-center.md 1:9']],
+    ['link protocols other than http, https and mailto lose their href', '[f](ftp://h/x) [s](ssh://h) [m](mailto:a@b.c) <a href="file:///etc/passwd">f</a> [rel](x.md)', ['mailto:a@b.c 1:29', 'x.md 1:82']],
+    ['image protocols other than http and https lose their src', '![d](data:image/png;base64,AA) <img src="ftp://h/i.png"> ![h](https://h/i.png)', ['https://h/i.png 1:58 image']],
+  ];
+  for (const [name, markdown, expected] of table) {
+    it(`${name}: ${JSON.stringify(expected)}`, () => {
+      expect(links(markdown)).to.deep.equal(expected);
+    });
+  }
+});
+
 describe('extractMarkdown heading anchors (github-slugger, GitHub rules)', () => {
   const table: Array<[name: string, markdown: string, expected: string[]]> = [
     ['ATX heading', '# Install it', ['install-it']],
