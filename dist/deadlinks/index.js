@@ -96822,14 +96822,27 @@ function repositoryFileLink(url, repo) {
 
 
 
-function indexDocuments(documents, repositoryUrl) {
+/**
+ * Reads only what is needed, since parsing is the costly part (micromark reads about 1 MB of
+ * Markdown a second): anchors only when the set goes in several calls, refs only from
+ * documents that name this repository's address.
+ */
+function indexDocuments(documents, repositoryUrl, want) {
     const repo = repositoryRef(repositoryUrl);
     const index = { anchors: new Map(), refsLinked: new Map(), fragmentTargets: new Map() };
+    const names = repo ? [`/${repo.owner}/${repo.name}/`] : [];
+    const namesRepository = (doc) => {
+        const text = (doc.encoding === 'base64' ? Buffer.from(doc.content, 'base64').toString('latin1') : doc.content).toLowerCase();
+        return names.some((n) => text.includes(n));
+    };
     for (const doc of documents) {
+        const refsWanted = namesRepository(doc);
+        if (!want.anchors && !refsWanted)
+            continue;
         const read = extractDocument(doc);
         if (read.kind !== 'text' && !read.binary && !read.error)
             index.anchors.set(doc.path, read.anchors);
-        if (!repo)
+        if (!repo || !refsWanted)
             continue;
         const refs = new Set();
         for (const link of read.links) {
@@ -96917,11 +96930,13 @@ async function checkDocuments(api, o, req) {
     // A batch with no changed line has nothing to check; its documents serve only as fragment targets.
     const worthSending = (batch) => !onlyLines || batch.some((d) => onlyLines.get(d.path)?.length);
     const budget = await callBudget(api, o.keyed);
-    const planned = planBatches(req.documents, budget.limits).batches.filter(worthSending).length;
+    const plan = planBatches(req.documents, budget.limits);
+    const planned = plan.batches.filter(worthSending).length;
     if (budget.remainingToday !== undefined && planned > budget.remainingToday) {
         throw new ApiError(429, `the ${count(req.documents.length, 'file')} need ${count(planned, 'call')} with this ${budget.tier ?? ''} key (${limitsText(budget.limits)} a call), and it has ${count(budget.remainingToday, 'call')} left today: narrow \`files\`, wait for tomorrow's quota, or use a key of a higher tier`);
     }
-    const index = indexDocuments(req.documents, req.repositoryUrl);
+    // One call judges every fragment itself; only a set split over calls needs the others' anchors sent along.
+    const index = indexDocuments(req.documents, req.repositoryUrl, { anchors: plan.batches.length > 1 || plan.tooLarge.length > 0 });
     const current = new Set(req.currentRefs);
     const linkedRefs = new Set([...index.refsLinked.values()].flatMap((refs) => [...refs]).filter((r) => !current.has(r)));
     const atRefs = await refFiles(req.workspace, linkedRefs, index.fragmentTargets);

@@ -39,14 +39,16 @@ export async function checkDocuments(api: ApiClient, o: ApiOptions & { keyed: bo
   // A batch with no changed line has nothing to check; its documents serve only as fragment targets.
   const worthSending = (batch: Document[]) => !onlyLines || batch.some((d) => onlyLines.get(d.path)?.length);
   const budget = await callBudget(api, o.keyed);
-  const planned = planBatches(req.documents, budget.limits).batches.filter(worthSending).length;
+  const plan = planBatches(req.documents, budget.limits);
+  const planned = plan.batches.filter(worthSending).length;
   if (budget.remainingToday !== undefined && planned > budget.remainingToday) {
     throw new ApiError(
       429,
       `the ${count(req.documents.length, 'file')} need ${count(planned, 'call')} with this ${budget.tier ?? ''} key (${limitsText(budget.limits)} a call), and it has ${count(budget.remainingToday, 'call')} left today: narrow \`files\`, wait for tomorrow's quota, or use a key of a higher tier`,
     );
   }
-  const index = indexDocuments(req.documents, req.repositoryUrl);
+  // One call judges every fragment itself; only a set split over calls needs the others' anchors sent along.
+  const index = indexDocuments(req.documents, req.repositoryUrl, { anchors: plan.batches.length > 1 || plan.tooLarge.length > 0 });
   const current = new Set(req.currentRefs);
   const linkedRefs = new Set([...index.refsLinked.values()].flatMap((refs) => [...refs]).filter((r) => !current.has(r)));
   const atRefs = await refFiles(req.workspace, linkedRefs, index.fragmentTargets);

@@ -18,13 +18,25 @@ export interface DocumentIndex {
   fragmentTargets: Map<string, Set<string>>;
 }
 
-export function indexDocuments(documents: Document[], repositoryUrl: string): DocumentIndex {
+/**
+ * Reads only what is needed, since parsing is the costly part (micromark reads about 1 MB of
+ * Markdown a second): anchors only when the set goes in several calls, refs only from
+ * documents that name this repository's address.
+ */
+export function indexDocuments(documents: Document[], repositoryUrl: string, want: { anchors: boolean }): DocumentIndex {
   const repo = repositoryRef(repositoryUrl);
   const index: DocumentIndex = { anchors: new Map(), refsLinked: new Map(), fragmentTargets: new Map() };
+  const names = repo ? [`/${repo.owner}/${repo.name}/`] : [];
+  const namesRepository = (doc: Document) => {
+    const text = (doc.encoding === 'base64' ? Buffer.from(doc.content, 'base64').toString('latin1') : doc.content).toLowerCase();
+    return names.some((n) => text.includes(n));
+  };
   for (const doc of documents) {
+    const refsWanted = namesRepository(doc);
+    if (!want.anchors && !refsWanted) continue;
     const read = extractDocument(doc);
     if (read.kind !== 'text' && !read.binary && !read.error) index.anchors.set(doc.path, read.anchors);
-    if (!repo) continue;
+    if (!repo || !refsWanted) continue;
     const refs = new Set<string>();
     for (const link of read.links) {
       if (isRelativeLink(link.url) || !URL.canParse(link.url)) continue;
