@@ -12,8 +12,9 @@
  *   measures how soon each endpoint answers again.
  * - worker: queues --jobs screenshots of --page-url (with --webhook-url if given), runs
  *   --kill-worker once the first is processing, and follows every job to its end.
- * - hostile: four endless-loop renders with --key, then a normal screenshot with
- *   --other-key (or --key), and how long it took next to one without the attack.
+ * - hostile: four endless-loop renders with --key, then, once the server's /metrics shows
+ *   them open or waiting in its browser pool, a normal screenshot with --other-key (or
+ *   --key), and how long it took next to one without the attack.
  * The shell commands run here, on the drill's machine, exactly as given.
  */
 import { execSync } from 'node:child_process';
@@ -90,6 +91,17 @@ function run(drill: string, command: string | undefined, what: string): boolean 
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Renders open or waiting in the browser pool of the process that answers /metrics (behind
+ * a load balancer, whichever one is reached); null when /metrics cannot be read.
+ */
+async function rendersInPool(): Promise<number | null> {
+  const a = await call('/metrics');
+  const gauge = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(a.body)?.[1]);
+  const n = gauge('browser_pages_open') + gauge('browser_queue_length');
+  return a.status === 200 && Number.isFinite(n) ? n : null;
+}
+
 async function redisDrill() {
   const d = 'redis';
   const probes: Record<string, () => Promise<Answer>> = {
@@ -162,7 +174,15 @@ async function hostileDrill() {
   const attacks = Array.from({ length: 4 }, () =>
     call('/api/html2image', { method: 'POST', headers: { 'content-type': 'text/html', ...keyed() }, body: loop }),
   );
-  await sleep(500); // let the attack take its slots first
+  // The other caller asks once the attack holds the pool, as the pool itself counts it.
+  let answered = 0;
+  for (const a of attacks) void a.then(() => answered++);
+  let inPool = await rendersInPool();
+  while (inPool !== null && inPool < attacks.length && answered < attacks.length) {
+    await sleep(50);
+    inPool = await rendersInPool();
+  }
+  say(d, inPool === null ? 'could not read /metrics: the other caller asks without knowing the attack is in the pool' : `${inPool} renders open or waiting in the pool`);
   const during = await shot();
   say(d, describe('GET /api/screenshot during four endless-loop renders', during));
   say(d, `the attack delayed the other caller by ${during.ms - alone.ms} ms`);
