@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startTestService, type TestService } from '../support/service.js';
+import { freePort, startTestService, type TestService } from '../support/service.js';
 import { html, startFixtureSite } from './support/fixture-site.js';
 import { goodSeoPage, poorSeoPage, sitemapXml, spaShell } from './seo-fixtures.js';
 
@@ -119,6 +119,13 @@ describe('GET /api/seo', function () {
     const r = await audit(`${bare.url}/data.json`);
     expect(r.status).to.equal(400);
     expect(r.body.error).to.equal('url must point to an HTML page; it answered Content-Type application/json');
+  });
+
+  it('when the port is closed, answers 502 naming the target and the refusal', async function () {
+    const target = `127.0.0.1:${await freePort()}`;
+    const r = await audit(`http://${target}/`);
+    expect(r.status, r.text).to.equal(502);
+    expect(r.body.error).to.equal(`${target} is unreachable: the connection was refused (connect ECONNREFUSED)`);
   });
 
   it('with render=true on a single-page app, audits the title and h1 set by JavaScript', async function () {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startTestService, type TestService } from '../support/service.js';
+import { freePort, startTestService, type TestService } from '../support/service.js';
 import { html, startFixtureSite } from './support/fixture-site.js';
 import { plainPage, vueAppHeaders, vueAppPage, wordpressHeaders, wordpressPage } from './fixtures.js';
 
@@ -83,5 +83,14 @@ describe('GET /api/techstack', function () {
     expect(r.status, r.text).to.equal(200);
     expect(r.body.technologies).to.deep.equal({});
     expect(r.body.technology_count).to.equal(0);
+  });
+
+  it('when the port is closed, answers 502 naming the target and the refusal, in both modes', async function () {
+    const target = `127.0.0.1:${await freePort()}`;
+    for (const render of ['false', 'true']) {
+      const r = await svc.call(`/api/techstack?url=${encodeURIComponent(`http://${target}/`)}&render=${render}`, { headers: { 'X-API-Key': key } });
+      expect(r.status, `render=${render}: ${r.text}`).to.equal(502);
+      expect(r.body.error, `render=${render}`).to.match(new RegExp(`^${target.replaceAll('.', '\\.')} (is unreachable|could not be loaded): the connection was refused`));
+    }
   });
 });

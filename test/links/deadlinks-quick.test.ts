@@ -79,7 +79,7 @@ describe('GET /api/deadlinks, quick mode', () => {
     expect(ext.type).to.equal('external');
     const dns = report.broken_links.find((i: any) => i.kind === 'dns');
     expect(dns.status).to.equal(null);
-    expect(dns.error).to.be.a('string');
+    expect(dns.error, 'the resolver\'s own code').to.match(/ENOTFOUND|EAI_AGAIN|EAI_NONAME/);
   });
 
   it('gates on threshold and max_broken, and sets pass only when asked', async () => {

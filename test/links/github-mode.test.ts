@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { parse } from 'csv-parse/sync';
-import { startTestService, type TestService } from '../support/service.js';
+import { freePort, startTestService, type TestService } from '../support/service.js';
 import { html, serve, status, type FixtureServer } from './fixture-site.js';
 
 /** The loopback GitHub API stand-in: records every call with its Authorization header. */
@@ -176,6 +176,19 @@ describe('GET /api/deadlinks?github=owner/repo on real-world Markdown', () => {
       const r = await svc.call(`/api/deadlinks?github=${encodeURIComponent(value)}`, { headers: { 'x-api-key': key } });
       expect(r.status, value).to.equal(400);
       expect(r.body.error, value).to.match(/^github must be owner\/repo/);
+    }
+  });
+});
+
+describe('GET /api/deadlinks?github=owner/repo, when the GitHub API cannot be reached', () => {
+  it('answers 502 naming the GitHub API and the failure\'s kind, not the url parameter the caller did not give', async () => {
+    const svc = await startTestService({ GITHUB_API_URL: `http://127.0.0.1:${await freePort()}` });
+    try {
+      const r = await svc.call('/api/deadlinks?github=acme/docs', { headers: { 'x-api-key': await svc.newKey('business') } });
+      expect(r.status, r.text).to.equal(502);
+      expect(r.body.error).to.match(/^the GitHub API could not be reached \(refused\): /);
+    } finally {
+      await svc.close();
     }
   });
 });
