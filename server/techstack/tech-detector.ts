@@ -2,11 +2,11 @@ import { loadFingerprintDb, type FingerprintDb } from './fingerprint-db.js';
 import type { PageSignals } from './page-signals.js';
 import { matchSignals, type Evidence } from './signal-matcher.js';
 import { resolveStack } from './stack-resolver.js';
-import { orderVersions } from './version-order.js';
+import { engineVersion, orderVersions } from './version-order.js';
 
 export interface DetectedTechnology {
   name: string;
-  /** The highest of `versions`; null when no pattern named one. */
+  /** The longest version string seen, the first found on a tie (the engine's rule); null when no pattern named one. */
   version: string | null;
   /** Every distinct version seen on the page, highest first (two jQuery builds: both). */
   versions: string[];
@@ -54,12 +54,12 @@ export function detectTechnologies(db: FingerprintDb, signals: PageSignals): Det
     const r = resolved.get(name);
     const t = db.technologies.get(name);
     if (!r || !t) continue;
-    // The engine keeps the longest version string; the highest is reported here, and all of them.
+    // `version` as the engine whose rules these are picks it; every version seen, highest first, beside it.
     const versions = orderVersions(r.versions);
     const categories = t.categories.map((id) => db.categories.get(id)?.name ?? `Category ${id}`);
     const tech: DetectedTechnology = {
       name,
-      version: versions[0] ?? null,
+      version: engineVersion(r.versions),
       versions,
       confidence: r.confidence,
       categories,

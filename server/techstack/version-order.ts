@@ -26,6 +26,17 @@ export function compareVersionsDesc(a: string, b: string): number {
 }
 
 /**
+ * The version the Wappalyzer engine reports from several sightings: the longest usable string,
+ * the first found on a tie (`4.6.14` from a theme's files beside `5.15.4` from a child theme's
+ * icon font, both matching the theme's rule). `versions` in the order they were found.
+ */
+export function engineVersion(versions: Iterable<string>): string | null {
+  let kept: string | null = null;
+  for (const v of versions) if (isUsableVersion(v) && v.length > (kept?.length ?? 0)) kept = v;
+  return kept;
+}
+
+/**
  * The distinct usable versions, highest first. A version that another one extends
  * (`6.4` beside `6.4.2`, from a generator tag and a script URL) is the same release seen
  * less precisely, not a second version, and is left out.

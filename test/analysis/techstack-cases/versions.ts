@@ -63,11 +63,30 @@ export const versionCases: TechCase[] = [
     ],
   },
   {
-    title: 'several versions in semver order: 1.10.0 above 1.9.2, a release above its release candidate',
+    title: 'several versions: the longest string is the version (the engine’s rule); all of them in semver order, 1.10.0 above 1.9.2 and above its release candidate',
     technologies: { Lib: { scriptSrc: '/lib-([\\w.-]+?)(?:\\.min)?\\.js\\;version:\\1' } },
     page: scripts('/lib-1.9.2.js', '/lib-1.10.0-rc.1.js', '/lib-1.10.0.min.js'),
     files: files('/lib-1.9.2.js', '/lib-1.10.0-rc.1.js', '/lib-1.10.0.min.js'),
-    expect: [{ name: 'Lib', version: '1.10.0', versions: ['1.10.0', '1.10.0-rc.1', '1.9.2'], confidence: 100 }],
+    expect: [{ name: 'Lib', version: '1.10.0-rc.1', versions: ['1.10.0', '1.10.0-rc.1', '1.9.2'], confidence: 100 }],
+  },
+  {
+    title: 'two versions of one length: the first found is the version (a child theme’s icon font matching the theme’s rule)',
+    technologies: {
+      Astra: {
+        dom: { "link[href*='themes/astra']": { attributes: { href: 'astra\\S*\\.css(?:\\?ver=([0-9.]+))?\\;version:\\1' } } },
+        scriptSrc: ['themes/astra\\S*\\.js(?:\\?ver=([0-9.]+))?\\;version:\\1'],
+      },
+    },
+    page: `<!doctype html><html><head><title>Case</title>
+      <link rel="stylesheet" href="/wp-content/themes/astra/assets/css/minified/main.min.css?ver=4.6.14">
+      <link rel="stylesheet" href="/wp-content/themes/astra-child/assets/fontawesome/css/all.min.css?ver=5.15.4">
+      <script src="/wp-content/themes/astra/assets/js/minified/frontend.min.js?ver=4.6.14"></script></head><body></body></html>`,
+    files: {
+      ...files('/wp-content/themes/astra/assets/js/minified/frontend.min.js'),
+      '/wp-content/themes/astra/assets/css/minified/main.min.css': { body: 'body{}', type: 'text/css' },
+      '/wp-content/themes/astra-child/assets/fontawesome/css/all.min.css': { body: 'i{}', type: 'text/css' },
+    },
+    expect: [{ name: 'Astra', version: '4.6.14', versions: ['5.15.4', '4.6.14'], confidence: 100 }],
   },
   {
     title: 'a less precise sighting of one version is not a second version',
