@@ -65134,14 +65134,15 @@ const isWebUrl = (s) => /^https?:\/\/[^\s/]/i.test(s);
 /**
  * An http(s) URL as a link whose label is the (shortened) URL; anything else (a relative
  * path, a `mailto:`) as code, since GitHub would resolve it against the comment's page.
+ * `label` shortens it (`urlLabels` keeps apart URLs of one report that would read the same).
  */
-function urlLink(url, max = defaultUrlDisplay) {
+function urlLink(url, max = defaultUrlDisplay, label = (u) => shorten(u, max)) {
     if (!isWebUrl(url))
-        return code(shorten(url, max));
+        return code(label(url));
     // An autolink shows the URL itself at half the length, when nothing in it needs care.
     if ([...url].length <= max && href(url) === url && !/[[\]*_~&@$!]/.test(url))
         return `<${url}>`;
-    return `[${escape_text(shorten(url, max))}](${href(url)})`;
+    return `[${escape_text(label(url))}](${href(url)})`;
 }
 /** A link with a label of one's choosing; the label is escaped, the target encoded. */
 const escape_link = (label, url) => `[${escape_text(label)}](${href(url)})`;
@@ -100887,6 +100888,67 @@ const readOutcome = async (file) => JSON.parse(await (0,promises_namespaceObject
 /** The report an outcome names. */
 const readReport = async (o) => (o.reportFile ? JSON.parse(await (0,promises_namespaceObject.readFile)(o.reportFile, 'utf8')) : undefined);
 
+;// CONCATENATED MODULE: ./server/report-markdown/url-labels.ts
+
+/**
+ * Labels for URLs shown together, each at most `max` characters. A long URL keeps its start
+ * and end (`shorten`), unless another one of the set would read the same that way
+ * (`…/archive/…/entry-17-with-a-slug…` and `…/entry-18-…` sharing start and end): then the
+ * group's labels keep the part where they differ, between their origin and their end.
+ */
+function urlLabels(urls, max = defaultUrlDisplay) {
+    const labels = new Map();
+    const byLabel = new Map();
+    for (const url of new Set(urls)) {
+        const label = shorten(url, max);
+        labels.set(url, label);
+        byLabel.set(label, [...(byLabel.get(label) ?? []), url]);
+    }
+    for (const group of byLabel.values()) {
+        if (group.length < 2)
+            continue;
+        const chars = group.map((u) => [...u]);
+        const prefix = commonPrefix(chars);
+        const suffix = commonSuffix(chars, prefix);
+        for (const [i, url] of group.entries())
+            labels.set(url, around(chars[i], prefix, chars[i].length - suffix, max));
+    }
+    return (url) => labels.get(url) ?? shorten(url, max);
+}
+/**
+ * `chars` in `max` characters showing [from, to), the part that differs: the origin (up to a
+ * third of the room), the differing part with what room is left around it, and the last few
+ * characters; an ellipsis wherever something is left out.
+ */
+function around(chars, from, to, max) {
+    if (chars.length <= max)
+        return chars.join('');
+    const origin = chars.join('').match(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i)?.[0].length ?? 0;
+    const head = Math.min(origin, Math.floor(max / 3));
+    const tail = Math.min(Math.floor(max / 8), chars.length - to);
+    const room = max - head - tail - 2; // two ellipses at most
+    // Centre the differing part in the room; a longer one shows its beginning.
+    const start = Math.max(head, Math.min(from - Math.max(0, Math.floor((room - (to - from)) / 2)), chars.length - tail - room));
+    const end = Math.min(chars.length - tail, start + room);
+    const left = start > head ? '…' : '';
+    const right = end < chars.length - tail ? '…' : '';
+    return chars.slice(0, head).join('') + left + chars.slice(start, end).join('') + right + chars.slice(chars.length - tail).join('');
+}
+function commonPrefix(all) {
+    let n = 0;
+    while (all.every((c) => n < c.length && c[n] === all[0][n]))
+        n++;
+    return n;
+}
+/** The shared end, never overlapping the shared start. */
+function commonSuffix(all, prefix) {
+    const shortest = Math.min(...all.map((c) => c.length));
+    let n = 0;
+    while (n < shortest - prefix && all.every((c) => c[c.length - 1 - n] === all[0][all[0].length - 1 - n]))
+        n++;
+    return n;
+}
+
 ;// CONCATENATED MODULE: ./server/links/formats/places.ts
 /**
  * Every file place of an item (one per occurrence), or a single `null` for a link found on
@@ -100902,6 +100964,7 @@ function placesOf(item) {
 }
 
 ;// CONCATENATED MODULE: ./server/report-markdown/dead-links.ts
+
 
 
 
@@ -100928,8 +100991,12 @@ function renderDeadLinks(report, o = {}) {
     const limit = o.limit ?? githubCommentLimit;
     const firstScreen = o.firstScreen ?? 20;
     const placeCap = o.placesPerLink ?? 20;
+    // Labels keep apart the long URLs that would read the same shortened (they differ in the middle).
+    const linkLabel = urlLabels([...report.broken_links, ...report.warnings, ...report.redirects, ...report.bot_blocked].map((i) => i.url));
+    const pageLabel = urlLabels([...report.broken_links, ...report.warnings, ...report.bot_blocked].flatMap((i) => i.found_on), 60);
+    const linkTo = (url) => urlLink(url, undefined, linkLabel);
     // Places link to their lines in the open table; folded rows stay short so more fit.
-    const placesOf = (item, linked = true) => places(item, linked ? o.sourceUrl : undefined);
+    const placesOf = (item, linked = true) => places(item, linked ? o.sourceUrl : undefined, pageLabel);
     const problems = [
         ...report.broken_links.map((item) => ({ item, broken: true })),
         ...report.warnings.map((item) => ({ item, broken: false })),
@@ -100942,7 +101009,7 @@ function renderDeadLinks(report, o = {}) {
         const more = all.length - shown.length;
         const where = shown.join(', ') + (more ? `, … ${count(more, 'more place', 'more places')}` : '');
         const status = `${p.broken ? '❌' : '⚠️'} ${code(failure(p.item))}${p.item.is_image ? ' (image)' : ''}`;
-        return { line: tableRow([urlLink(p.item.url), status, where]), noun: p.broken ? nouns.broken : nouns.warning, omits: more ? { noun: nouns.place, n: more } : undefined };
+        return { line: tableRow([linkTo(p.item.url), status, where]), noun: p.broken ? nouns.broken : nouns.warning, omits: more ? { noun: nouns.place, n: more } : undefined };
     };
     const problemHead = tableHead([{ title: 'Link' }, { title: 'Status' }, { title: 'Found in' }]);
     const blocks = [];
@@ -100954,11 +101021,11 @@ function renderDeadLinks(report, o = {}) {
             blocks.push({ open: [...detailsOpen(`${count(rest.length, 'more link', 'more links')} with problems`), ...problemHead], rows: rest.map((p) => problemRow(p, false)), close: detailsClose });
     }
     if (report.redirects.length) {
-        const rows = report.redirects.map((i) => ({ line: tableRow([urlLink(i.url), redirectChain(i)]), noun: nouns.redirect }));
+        const rows = report.redirects.map((i) => ({ line: tableRow([linkTo(i.url), redirectChain(i)]), noun: nouns.redirect }));
         blocks.push({ open: [...detailsOpen(`Redirects (${report.redirects.length})`), ...tableHead([{ title: 'Link' }, { title: 'Redirects' }])], rows, close: detailsClose });
     }
     if (report.bot_blocked.length) {
-        const rows = report.bot_blocked.map((i) => ({ line: tableRow([urlLink(i.url), code(failure(i)), placesOf(i).slice(0, 5).join(', ')]), noun: nouns.bot }));
+        const rows = report.bot_blocked.map((i) => ({ line: tableRow([linkTo(i.url), code(failure(i)), placesOf(i).slice(0, 5).join(', ')]), noun: nouns.bot }));
         blocks.push({
             open: [...detailsOpen(`Bot-protected, not counted as broken (${report.bot_blocked.length})`), ...tableHead([{ title: 'Link' }, { title: 'Status' }, { title: 'Found in' }])],
             rows,
@@ -100999,7 +101066,7 @@ function header(r, o) {
         title,
         '',
         ...contextLine(o.context),
-        gateLine(r, pass),
+        gateLine(r, pass, o.failsOnBroken ?? false),
         ...(o.notes ?? []).flatMap((n) => ['', n]),
         ...(r.timed_out ? ['', '> [!NOTE]', '> The check reached its time budget (`max_duration`): these results are partial.'] : []),
         ...(notChecked ? ['', `${count(notChecked, 'link was', 'links were')} found but not checked (listed below; not counted in the health score).`] : []),
@@ -101008,25 +101075,25 @@ function header(r, o) {
         tableRow([s.health_score, r.broken_count, s.warnings, r.total_links_checked, r.pages_crawled, s.redirects_found, s.bot_blocked].map(num)),
     ];
 }
-function gateLine(r, pass) {
+function gateLine(r, pass, failsOnBroken) {
     const target = `Target: ${urlLink(r.target)}.`;
     const rules = [
         r.gate?.threshold !== undefined ? `health score ≥ ${r.gate.threshold}` : '',
         r.gate?.max_broken !== undefined ? `at most ${count(r.gate.max_broken, 'broken link')}` : '',
     ].filter(Boolean);
     if (!rules.length)
-        return `${target} Gate: no broken links, **${pass ? 'passed' : 'failed'}**.`;
+        return failsOnBroken ? `${target} Gate: no broken links, **${pass ? 'passed' : 'failed'}**.` : target;
     const verdict = pass
         ? `**passed** with a health score of ${r.summary.health_score}${r.broken_count ? `; the ${count(r.broken_count, 'broken link')} below ${r.broken_count === 1 ? 'is' : 'are'} within it` : ''}`
         : `**failed** with a health score of ${r.summary.health_score} and ${count(r.broken_count, 'broken link')}`;
     return `${target} Gate: ${rules.join(' and ')}, ${verdict}.`;
 }
 /** Every place an item was found, as Markdown: `docs/a.md:12:5` (linked to the line when `sourceUrl` is known) or the page. */
-function places(item, sourceUrl) {
+function places(item, sourceUrl, pageLabel) {
     const inFiles = placesOf(item).filter((p) => p !== null);
     if (inFiles.length)
         return inFiles.map((p) => filePlace(p, sourceUrl));
-    return item.found_on.map((page) => urlLink(page, 60));
+    return item.found_on.map((page) => urlLink(page, 60, pageLabel));
 }
 function filePlace(p, sourceUrl) {
     const label = [p.file, p.line, p.line !== undefined ? p.column : undefined].filter((x) => x !== undefined).join(':');
@@ -101166,6 +101233,7 @@ async function publishPhase(s, outcome, report, upload) {
         context,
         notes,
         sourceUrl: outcome.sourceUrl,
+        failsOnBroken: s.failOn !== 'never',
         fullReport: upload.kind === 'uploaded' ? `The ${escape_link('full JSON report', upload.url)} lists every link.` : 'The JSON report (the `report` output) lists every link.',
     };
     if (s.annotations)

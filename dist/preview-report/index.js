@@ -60782,14 +60782,15 @@ const isWebUrl = (s) => /^https?:\/\/[^\s/]/i.test(s);
 /**
  * An http(s) URL as a link whose label is the (shortened) URL; anything else (a relative
  * path, a `mailto:`) as code, since GitHub would resolve it against the comment's page.
+ * `label` shortens it (`urlLabels` keeps apart URLs of one report that would read the same).
  */
-function escape_urlLink(url, max = defaultUrlDisplay) {
+function escape_urlLink(url, max = defaultUrlDisplay, label = (u) => shorten(u, max)) {
     if (!isWebUrl(url))
-        return escape_code(shorten(url, max));
+        return escape_code(label(url));
     // An autolink shows the URL itself at half the length, when nothing in it needs care.
     if ([...url].length <= max && href(url) === url && !/[[\]*_~&@$!]/.test(url))
         return `<${url}>`;
-    return `[${escape_text(shorten(url, max))}](${href(url)})`;
+    return `[${escape_text(label(url))}](${href(url)})`;
 }
 /** A link with a label of one's choosing; the label is escaped, the target encoded. */
 const escape_link = (label, url) => `[${escape_text(label)}](${href(url)})`;
@@ -66189,6 +66190,67 @@ function headline(verdict, results) {
     return 'No differences';
 }
 
+;// CONCATENATED MODULE: ./server/report-markdown/url-labels.ts
+
+/**
+ * Labels for URLs shown together, each at most `max` characters. A long URL keeps its start
+ * and end (`shorten`), unless another one of the set would read the same that way
+ * (`…/archive/…/entry-17-with-a-slug…` and `…/entry-18-…` sharing start and end): then the
+ * group's labels keep the part where they differ, between their origin and their end.
+ */
+function urlLabels(urls, max = defaultUrlDisplay) {
+    const labels = new Map();
+    const byLabel = new Map();
+    for (const url of new Set(urls)) {
+        const label = shorten(url, max);
+        labels.set(url, label);
+        byLabel.set(label, [...(byLabel.get(label) ?? []), url]);
+    }
+    for (const group of byLabel.values()) {
+        if (group.length < 2)
+            continue;
+        const chars = group.map((u) => [...u]);
+        const prefix = commonPrefix(chars);
+        const suffix = commonSuffix(chars, prefix);
+        for (const [i, url] of group.entries())
+            labels.set(url, around(chars[i], prefix, chars[i].length - suffix, max));
+    }
+    return (url) => labels.get(url) ?? shorten(url, max);
+}
+/**
+ * `chars` in `max` characters showing [from, to), the part that differs: the origin (up to a
+ * third of the room), the differing part with what room is left around it, and the last few
+ * characters; an ellipsis wherever something is left out.
+ */
+function around(chars, from, to, max) {
+    if (chars.length <= max)
+        return chars.join('');
+    const origin = chars.join('').match(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i)?.[0].length ?? 0;
+    const head = Math.min(origin, Math.floor(max / 3));
+    const tail = Math.min(Math.floor(max / 8), chars.length - to);
+    const room = max - head - tail - 2; // two ellipses at most
+    // Centre the differing part in the room; a longer one shows its beginning.
+    const start = Math.max(head, Math.min(from - Math.max(0, Math.floor((room - (to - from)) / 2)), chars.length - tail - room));
+    const end = Math.min(chars.length - tail, start + room);
+    const left = start > head ? '…' : '';
+    const right = end < chars.length - tail ? '…' : '';
+    return chars.slice(0, head).join('') + left + chars.slice(start, end).join('') + right + chars.slice(chars.length - tail).join('');
+}
+function commonPrefix(all) {
+    let n = 0;
+    while (all.every((c) => n < c.length && c[n] === all[0][n]))
+        n++;
+    return n;
+}
+/** The shared end, never overlapping the shared start. */
+function commonSuffix(all, prefix) {
+    const shortest = Math.min(...all.map((c) => c.length));
+    let n = 0;
+    while (n < shortest - prefix && all.every((c) => c[c.length - 1 - n] === all[0][all[0].length - 1 - n]))
+        n++;
+    return n;
+}
+
 ;// CONCATENATED MODULE: ./server/report-markdown/screenshot-diff.ts
 
 
@@ -66347,6 +66409,7 @@ function formatBytes(n) {
 
 
 
+
 /** ✅ nothing worse, ⚠️ a change to look at or a check that could not compare, ❌ a regression. */
 const statusIcon = { regressed: '❌', changed: '⚠️', improved: '✅', unchanged: '✅', unavailable: '⚠️' };
 const verdictIcon = { regressed: '❌', changed: '⚠️', improved: '✅', unchanged: '✅' };
@@ -66399,10 +66462,16 @@ function details(c) {
 const mark = { title: '', align: 'center' };
 const field = (i, k) => String(i[k] ?? '');
 const layouts = {
-    links: () => [
-        [mark, { title: 'Link' }, { title: 'Status' }, { title: 'Change' }, { title: 'Found on' }],
-        (i) => 'url' in i ? [escape_urlLink(i.url, 60), i.status === null ? escape_text(i.error_kind) : String(i.status), escape_text(i.kind.replace('_', ' ')), i.found_on.slice(0, 2).map((u) => escape_urlLink(u, 40)).join('<br>')] : failure(i),
-    ],
+    links: (c) => {
+        // Long URLs that would read the same shortened keep the part where they differ.
+        const links = c.items.flatMap((i) => ('url' in i ? [i] : []));
+        const linkLabel = urlLabels(links.map((i) => i.url), 60);
+        const pageLabel = urlLabels(links.flatMap((i) => i.found_on.slice(0, 2)), 40);
+        return [
+            [mark, { title: 'Link' }, { title: 'Status' }, { title: 'Change' }, { title: 'Found on' }],
+            (i) => 'url' in i ? [escape_urlLink(i.url, 60, linkLabel), i.status === null ? escape_text(i.error_kind) : String(i.status), escape_text(i.kind.replace('_', ' ')), i.found_on.slice(0, 2).map((u) => escape_urlLink(u, 40, pageLabel)).join('<br>')] : failure(i),
+        ];
+    },
     seo: () => [
         [mark, { title: 'Path' }, { title: 'Check' }, { title: 'Change' }, { title: 'Preview says' }],
         (i) => 'check' in i ? [escape_code(i.path), escape_code(i.check), escape_text(i.kind.replace('_', ' ')), escape_text(i.message)] : failure(i),

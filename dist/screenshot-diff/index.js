@@ -60597,14 +60597,15 @@ const isWebUrl = (s) => /^https?:\/\/[^\s/]/i.test(s);
 /**
  * An http(s) URL as a link whose label is the (shortened) URL; anything else (a relative
  * path, a `mailto:`) as code, since GitHub would resolve it against the comment's page.
+ * `label` shortens it (`urlLabels` keeps apart URLs of one report that would read the same).
  */
-function urlLink(url, max = defaultUrlDisplay) {
+function urlLink(url, max = defaultUrlDisplay, label = (u) => shorten(u, max)) {
     if (!isWebUrl(url))
-        return code(shorten(url, max));
+        return code(label(url));
     // An autolink shows the URL itself at half the length, when nothing in it needs care.
     if ([...url].length <= max && href(url) === url && !/[[\]*_~&@$!]/.test(url))
         return `<${url}>`;
-    return `[${escape_text(shorten(url, max))}](${href(url)})`;
+    return `[${escape_text(label(url))}](${href(url)})`;
 }
 /** A link with a label of one's choosing; the label is escaped, the target encoded. */
 const escape_link = (label, url) => `[${escape_text(label)}](${href(url)})`;

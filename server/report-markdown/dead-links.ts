@@ -1,6 +1,7 @@
 import { count, detailsClose, detailsOpen, tableHead, tableRow } from './blocks.js';
 import { fitToBudget, fitting, githubCommentLimit, type Block, type Noun, type Row } from './budget.js';
 import { code, link, text, urlLink } from './escape.js';
+import { urlLabels, type UrlLabels } from './url-labels.js';
 import { contextLine, type RunContext } from './run-context.js';
 import { placesOf } from '../links/formats/places.js';
 
@@ -60,6 +61,11 @@ export interface DeadLinksOptions {
   firstScreen?: number;
   /** Places listed per link; the rest are counted. @default 20 */
   placesPerLink?: number;
+  /**
+   * Without a gate (threshold, max_broken), the run still fails on any broken link (the
+   * action's `fail_on: gate`), and the report says so; otherwise it names no gate. @default false
+   */
+  failsOnBroken?: boolean;
 }
 
 const nouns = {
@@ -85,8 +91,12 @@ export function renderDeadLinks(report: ReportView, o: DeadLinksOptions = {}): s
   const limit = o.limit ?? githubCommentLimit;
   const firstScreen = o.firstScreen ?? 20;
   const placeCap = o.placesPerLink ?? 20;
+  // Labels keep apart the long URLs that would read the same shortened (they differ in the middle).
+  const linkLabel = urlLabels([...report.broken_links, ...report.warnings, ...report.redirects, ...report.bot_blocked].map((i) => i.url));
+  const pageLabel = urlLabels([...report.broken_links, ...report.warnings, ...report.bot_blocked].flatMap((i) => i.found_on), 60);
+  const linkTo = (url: string) => urlLink(url, undefined, linkLabel);
   // Places link to their lines in the open table; folded rows stay short so more fit.
-  const placesOf = (item: LinkView, linked = true) => places(item, linked ? o.sourceUrl : undefined);
+  const placesOf = (item: LinkView, linked = true) => places(item, linked ? o.sourceUrl : undefined, pageLabel);
 
   const problems = [
     ...report.broken_links.map((item) => ({ item, broken: true })),
@@ -100,7 +110,7 @@ export function renderDeadLinks(report: ReportView, o: DeadLinksOptions = {}): s
     const more = all.length - shown.length;
     const where = shown.join(', ') + (more ? `, … ${count(more, 'more place', 'more places')}` : '');
     const status = `${p.broken ? '❌' : '⚠️'} ${code(failure(p.item))}${p.item.is_image ? ' (image)' : ''}`;
-    return { line: tableRow([urlLink(p.item.url), status, where]), noun: p.broken ? nouns.broken : nouns.warning, omits: more ? { noun: nouns.place, n: more } : undefined };
+    return { line: tableRow([linkTo(p.item.url), status, where]), noun: p.broken ? nouns.broken : nouns.warning, omits: more ? { noun: nouns.place, n: more } : undefined };
   };
   const problemHead = tableHead([{ title: 'Link' }, { title: 'Status' }, { title: 'Found in' }]);
   const blocks: Block[] = [];
@@ -111,11 +121,11 @@ export function renderDeadLinks(report: ReportView, o: DeadLinksOptions = {}): s
     if (rest.length) blocks.push({ open: [...detailsOpen(`${count(rest.length, 'more link', 'more links')} with problems`), ...problemHead], rows: rest.map((p) => problemRow(p, false)), close: detailsClose });
   }
   if (report.redirects.length) {
-    const rows = report.redirects.map((i): Row => ({ line: tableRow([urlLink(i.url), redirectChain(i)]), noun: nouns.redirect }));
+    const rows = report.redirects.map((i): Row => ({ line: tableRow([linkTo(i.url), redirectChain(i)]), noun: nouns.redirect }));
     blocks.push({ open: [...detailsOpen(`Redirects (${report.redirects.length})`), ...tableHead([{ title: 'Link' }, { title: 'Redirects' }])], rows, close: detailsClose });
   }
   if (report.bot_blocked.length) {
-    const rows = report.bot_blocked.map((i): Row => ({ line: tableRow([urlLink(i.url), code(failure(i)), placesOf(i).slice(0, 5).join(', ')]), noun: nouns.bot }));
+    const rows = report.bot_blocked.map((i): Row => ({ line: tableRow([linkTo(i.url), code(failure(i)), placesOf(i).slice(0, 5).join(', ')]), noun: nouns.bot }));
     blocks.push({
       open: [...detailsOpen(`Bot-protected, not counted as broken (${report.bot_blocked.length})`), ...tableHead([{ title: 'Link' }, { title: 'Status' }, { title: 'Found in' }])],
       rows,
@@ -162,7 +172,7 @@ function header(r: ReportView, o: DeadLinksOptions): string[] {
     title,
     '',
     ...contextLine(o.context),
-    gateLine(r, pass),
+    gateLine(r, pass, o.failsOnBroken ?? false),
     ...(o.notes ?? []).flatMap((n) => ['', n]),
     ...(r.timed_out ? ['', '> [!NOTE]', '> The check reached its time budget (`max_duration`): these results are partial.'] : []),
     ...(notChecked ? ['', `${count(notChecked, 'link was', 'links were')} found but not checked (listed below; not counted in the health score).`] : []),
@@ -172,13 +182,13 @@ function header(r: ReportView, o: DeadLinksOptions): string[] {
   ];
 }
 
-function gateLine(r: ReportView, pass: boolean): string {
+function gateLine(r: ReportView, pass: boolean, failsOnBroken: boolean): string {
   const target = `Target: ${urlLink(r.target)}.`;
   const rules = [
     r.gate?.threshold !== undefined ? `health score ≥ ${r.gate.threshold}` : '',
     r.gate?.max_broken !== undefined ? `at most ${count(r.gate.max_broken, 'broken link')}` : '',
   ].filter(Boolean);
-  if (!rules.length) return `${target} Gate: no broken links, **${pass ? 'passed' : 'failed'}**.`;
+  if (!rules.length) return failsOnBroken ? `${target} Gate: no broken links, **${pass ? 'passed' : 'failed'}**.` : target;
   const verdict = pass
     ? `**passed** with a health score of ${r.summary.health_score}${r.broken_count ? `; the ${count(r.broken_count, 'broken link')} below ${r.broken_count === 1 ? 'is' : 'are'} within it` : ''}`
     : `**failed** with a health score of ${r.summary.health_score} and ${count(r.broken_count, 'broken link')}`;
@@ -186,10 +196,10 @@ function gateLine(r: ReportView, pass: boolean): string {
 }
 
 /** Every place an item was found, as Markdown: `docs/a.md:12:5` (linked to the line when `sourceUrl` is known) or the page. */
-function places(item: LinkView, sourceUrl: string | undefined): string[] {
+function places(item: LinkView, sourceUrl: string | undefined, pageLabel: UrlLabels): string[] {
   const inFiles = placesOf(item).filter((p) => p !== null);
   if (inFiles.length) return inFiles.map((p) => filePlace(p, sourceUrl));
-  return item.found_on.map((page) => urlLink(page, 60));
+  return item.found_on.map((page) => urlLink(page, 60, pageLabel));
 }
 
 function filePlace(p: FilePlace, sourceUrl: string | undefined): string {

@@ -4,7 +4,7 @@
  */
 
 /** Longest URL shown in full; longer ones keep their start and end around an ellipsis. */
-const defaultUrlDisplay = 80;
+export const defaultUrlDisplay = 80;
 
 /** Control characters (line breaks, tabs, NUL…) would end a table row or a heading. */
 const flatten = (s: string) => s.replace(/[\u0000-\u001f\u007f]+/g, ' ');
@@ -61,12 +61,13 @@ const isWebUrl = (s: string) => /^https?:\/\/[^\s/]/i.test(s);
 /**
  * An http(s) URL as a link whose label is the (shortened) URL; anything else (a relative
  * path, a `mailto:`) as code, since GitHub would resolve it against the comment's page.
+ * `label` shortens it (`urlLabels` keeps apart URLs of one report that would read the same).
  */
-export function urlLink(url: string, max = defaultUrlDisplay): string {
-  if (!isWebUrl(url)) return code(shorten(url, max));
+export function urlLink(url: string, max = defaultUrlDisplay, label: (url: string) => string = (u) => shorten(u, max)): string {
+  if (!isWebUrl(url)) return code(label(url));
   // An autolink shows the URL itself at half the length, when nothing in it needs care.
   if ([...url].length <= max && href(url) === url && !/[[\]*_~&@$!]/.test(url)) return `<${url}>`;
-  return `[${text(shorten(url, max))}](${href(url)})`;
+  return `[${text(label(url))}](${href(url)})`;
 }
 
 /** A link with a label of one's choosing; the label is escaped, the target encoded. */

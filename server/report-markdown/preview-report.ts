@@ -3,6 +3,7 @@ import type { AnyItem, CheckDiff, CheckStatus } from '../compare/types.js';
 import { count, detailsClose, detailsOpen, table, tableHead, tableRow, type Column } from './blocks.js';
 import { fitting, githubCommentLimit, fitToBudget, type Block, type Noun } from './budget.js';
 import { code, htmlText, text, urlLink } from './escape.js';
+import { urlLabels } from './url-labels.js';
 import { contextLine, type RunContext } from './run-context.js';
 import { percent, thumbnail as thumb } from './screenshot-diff.js';
 import { formatBytes } from '../perf/perf-grade.js';
@@ -78,10 +79,16 @@ const mark: Column = { title: '', align: 'center' };
 const field = (i: AnyItem, k: string) => String((i as unknown as Record<string, unknown>)[k] ?? '');
 
 const layouts: Record<CheckDiff['check'], (c: CheckDiff) => Layout> = {
-  links: () => [
-    [mark, { title: 'Link' }, { title: 'Status' }, { title: 'Change' }, { title: 'Found on' }],
-    (i) => 'url' in i ? [urlLink(i.url, 60), i.status === null ? text(i.error_kind) : String(i.status), text(i.kind.replace('_', ' ')), i.found_on.slice(0, 2).map((u) => urlLink(u, 40)).join('<br>')] : failure(i),
-  ],
+  links: (c) => {
+    // Long URLs that would read the same shortened keep the part where they differ.
+    const links = c.items.flatMap((i) => ('url' in i ? [i] : []));
+    const linkLabel = urlLabels(links.map((i) => i.url), 60);
+    const pageLabel = urlLabels(links.flatMap((i) => i.found_on.slice(0, 2)), 40);
+    return [
+      [mark, { title: 'Link' }, { title: 'Status' }, { title: 'Change' }, { title: 'Found on' }],
+      (i) => 'url' in i ? [urlLink(i.url, 60, linkLabel), i.status === null ? text(i.error_kind) : String(i.status), text(i.kind.replace('_', ' ')), i.found_on.slice(0, 2).map((u) => urlLink(u, 40, pageLabel)).join('<br>')] : failure(i),
+    ];
+  },
   seo: () => [
     [mark, { title: 'Path' }, { title: 'Check' }, { title: 'Change' }, { title: 'Preview says' }],
     (i) => 'check' in i ? [code(i.path), code(i.check), text(i.kind.replace('_', ' ')), text(i.message)] : failure(i),

@@ -108,10 +108,12 @@ describe('actions/deadlinks on a site (dist bundle, as the runner runs it)', fun
     expect(reportOnly.outputs.pass).to.equal('false');
   });
 
-  it('annotations past max_annotations are counted in one notice', async () => {
+  it('annotations past max_annotations are counted in one notice; with fail_on: never and no gate, the summary names no gate', async () => {
     const run = await runAction('actions/deadlinks', inputs({ max_annotations: '1', comment: 'false', fail_on: 'never' }), ctx());
     expect(run.commands.filter((c) => c.startsWith('::error title=Broken link'))).to.have.length(1);
     expect(run.commands).to.include('::notice::1 more links not annotated; the job summary lists all of them.');
+    expect(run.summary).to.include(`Target: <${site.url}/>.`);
+    expect(run.summary).not.to.include('Gate');
   });
 
   it('two matrix legs (one job, two URLs) keep two comments; each leg\'s re-run edits its own', async () => {

@@ -3,6 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { marked, type Tokens } from 'marked';
 import { startTestService, type TestService } from '../support/service.js';
 import { scenarioSite } from './fixture-site.js';
+import { startFixtureServer } from '../support/fixture-server.js';
 
 describe('GET /api/deadlinks output formats', () => {
   let svc: TestService;
@@ -62,5 +63,47 @@ describe('GET /api/deadlinks output formats', () => {
     expect(r.text).to.include('<details><summary>Redirects (1)</summary>');
     expect(r.text).to.include('<details><summary>Bot-protected, not counted as broken (2)</summary>');
     expect(r.text.length).to.be.at.most(65_536);
+  });
+
+  it('format=markdown without threshold or max_broken names no gate', async () => {
+    const r = await svc.call(`/api/deadlinks?mode=quick&format=markdown&url=${encodeURIComponent(fx.site.url + '/')}`, { headers: { 'x-api-key': key } });
+    expect(r.status).to.equal(200);
+    expect(r.text).to.include(`Target: <${fx.site.url}/>.`);
+    expect(r.text).not.to.match(/Gate|gate/);
+  });
+});
+
+describe('GET /api/deadlinks?format=markdown, for 550 long URLs that differ only in the middle', function () {
+  this.timeout(120_000);
+  let svc: TestService;
+  let site: Awaited<ReturnType<typeof startFixtureServer>>;
+  const slug = (k: number) => `/documentation/archive/2019/section/entry-${k}-with-a-descriptive-slug-that-goes-on-for-a-while/index.html`;
+
+  before(async () => {
+    const links = Array.from({ length: 550 }, (_, k) => `<a href="${slug(k)}">entry ${k}</a>`).join('\n');
+    site = await startFixtureServer((req, res) => {
+      if (req.url === '/') res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>archive</title>${links}`);
+      else res.writeHead(404, { 'content-type': 'text/html' }).end('gone');
+    });
+    svc = await startTestService();
+  });
+  after(async () => {
+    await svc.close();
+    await site.close();
+  });
+
+  it('each row\'s label keeps the part that differs (entry-{k}), every label distinct and at most 80 characters', async () => {
+    const key = await svc.newKey('business');
+    const r = await svc.call(`/api/deadlinks?mode=quick&format=markdown&url=${encodeURIComponent(site.url + '/')}`, { headers: { 'x-api-key': key } });
+    expect(r.status).to.equal(200);
+    const tables = marked.lexer(r.text).filter((t): t is Tokens.Table => t.type === 'table').slice(1);
+    const labels = tables.flatMap((t) => t.rows.map((row) => row[0].tokens.find((x): x is Tokens.Link => x.type === 'link')).filter((l) => l !== undefined));
+    expect(labels.length).to.be.greaterThan(100); // as many as fit in a comment
+    for (const l of labels) {
+      const k = /entry-(\d+)-/.exec(l.href)?.[1];
+      expect(l.text, l.href).to.include(`entry-${k}-`);
+      expect([...l.text.replace(/\\(.)/g, '$1')].length, l.text).to.be.at.most(80);
+    }
+    expect(new Set(labels.map((l) => l.text)).size).to.equal(labels.length);
   });
 });

@@ -32,6 +32,7 @@ export async function publishPhase(s: DeadlinksSettings, outcome: CheckOutcome, 
     context,
     notes,
     sourceUrl: outcome.sourceUrl,
+    failsOnBroken: s.failOn !== 'never',
     fullReport: upload.kind === 'uploaded' ? `The ${link('full JSON report', upload.url)} lists every link.` : 'The JSON report (the `report` output) lists every link.',
   };
 
