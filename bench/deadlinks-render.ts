@@ -24,7 +24,7 @@ import puppeteer, { type Browser, type BrowserContext } from 'puppeteer-core';
 import { crawleeCrawl, crawleeInstalled } from './support/crawlee-peer.js';
 import { createBrowserRenderer } from '../server/links/browser-renderer.js';
 import type { DeadLinkReport } from '../server/links/report.js';
-import { checkSite } from '../server/links/site-check.js';
+import { checkSite, linkNet } from '../server/links/site-check.js';
 import { createSafeHttp } from '../server/net/safe-http.js';
 import { createTargetPolicy } from '../server/net/target-policy.js';
 import { createBrowserPool, internalRenderOwner } from '../server/render/browser-pool.js';
@@ -89,7 +89,7 @@ export async function run() {
   const ours = (render: boolean) =>
     checkSite(
       { url: `${site.url}/`, mode: 'full', maxPages: Infinity, maxDurationMs: 300_000, render, fragments: 'warn', gate: {} },
-      { dispatcher: net.dispatcher, assertUrl: (u) => net.policy.assertUrl(u), assertResolvable: (u) => net.policy.assertResolvable(u), timeoutMs: 15_000, concurrency, hostConcurrency: concurrency, renderer },
+      { ...linkNet(net), timeoutMs: 15_000, concurrency, hostConcurrency: concurrency, renderer },
     );
   try {
     await ours(true); // warm up: the service's pool and code are warm when a request arrives

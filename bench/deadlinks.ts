@@ -12,7 +12,7 @@ import { execFile, fork } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createSafeHttp } from '../server/net/safe-http.js';
 import { createTargetPolicy } from '../server/net/target-policy.js';
-import { checkSite } from '../server/links/site-check.js';
+import { checkSite, linkNet } from '../server/links/site-check.js';
 import { startTestService } from '../test/support/service.js';
 
 const exec = promisify(execFile);
@@ -61,7 +61,7 @@ async function ours(url: string, truth: Set<string>, concurrency: number): Promi
     const t = performance.now();
     const report = await checkSite(
       { url: `${url}/`, mode: 'full', maxPages: Infinity, maxDurationMs: 600_000, render: false, fragments: 'ignore', gate: {} },
-      { dispatcher: net.dispatcher, assertUrl: (u) => net.policy.assertUrl(u), assertResolvable: (u) => net.policy.assertResolvable(u), timeoutMs: 15_000, concurrency, hostConcurrency: concurrency },
+      { ...linkNet(net), timeoutMs: 15_000, concurrency, hostConcurrency: concurrency },
     );
     const seconds = (performance.now() - t) / 1000;
     return score('this service (crawler, no browser)', seconds, report.total_links_checked, new Set(report.broken_links.map((i) => i.url)), truth);

@@ -24,7 +24,7 @@ import { Webhooks } from './jobs/webhooks/webhooks.js';
 import { ResultCache } from './links/result-cache.js';
 import { createBrowserRenderer } from './links/browser-renderer.js';
 import type { DocumentExtractor } from './links/extract-pool.js';
-import type { LinkDeps } from './links/site-check.js';
+import { linkNet, type LinkDeps } from './links/site-check.js';
 import type { SafeHttp } from './net/safe-http.js';
 import { SiteStatusStore } from './links/site-status.js';
 import { DiffStore, DIFF_KEPT_SECONDS } from './diff/diff-store.js';
@@ -126,9 +126,7 @@ export function linkDeps(
 ): (owner: RenderOwner) => LinkDeps {
   const { http } = parts;
   const shared: LinkDeps = {
-    dispatcher: http.dispatcher,
-    assertUrl: (u) => http.policy.assertUrl(u),
-    assertResolvable: (u) => http.policy.assertResolvable(u),
+    ...linkNet(http),
     cache: parts.cache,
     timeoutMs: config.FETCH_TIMEOUT_MS,
     concurrency: config.LINK_CONCURRENCY,

@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { targetErrorOf } from '../errors/index.js';
 import { BlockedTargetError } from '../net/target-policy.js';
-import { netErrorKind, innermostMessage } from '../net/safe-http.js';
+import { netErrorKind, innermostMessage, type SafeHttp } from '../net/safe-http.js';
 import type { DocumentInput } from './document-input.js';
 import type { ExtractedDocument } from './extract-document.js';
 import { extractHtml } from './extract-html.js';
@@ -67,6 +67,13 @@ export interface LinkDeps {
   /** Reads repository documents (documents and GitHub modes), off the event loop in the service. @default extractDocument, inline */
   extract?: (documents: DocumentInput[]) => Promise<ExtractedDocument[]>;
 }
+
+/** The outbound part of `LinkDeps`, from the guarded HTTP client: every request and address check through it. */
+export const linkNet = (http: SafeHttp): Pick<LinkDeps, 'dispatcher' | 'assertUrl' | 'assertResolvable'> => ({
+  dispatcher: http.dispatcher,
+  assertUrl: (u) => http.policy.assertUrl(u),
+  assertResolvable: (u) => http.policy.assertResolvable(u),
+});
 
 /**
  * The start page could not be fetched at all (an HTTP error status is a finding, reported):

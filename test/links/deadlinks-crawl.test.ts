@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createSafeHttp } from '../../server/net/safe-http.js';
 import { createTargetPolicy } from '../../server/net/target-policy.js';
-import { checkSite } from '../../server/links/site-check.js';
+import { checkSite, linkNet } from '../../server/links/site-check.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { html, scenarioSite, serve } from './fixture-site.js';
 
@@ -119,7 +119,7 @@ describe('checkSite, when max_duration is exceeded', () => {
     try {
       const report = await checkSite(
         { url: site.url + '/', mode: 'full', maxPages: 50, maxDurationMs: 1500, render: false, fragments: 'warn', gate: { maxBroken: 0 } },
-        { dispatcher: http.dispatcher, assertUrl: (u) => http.policy.assertUrl(u), assertResolvable: (u) => http.policy.assertResolvable(u), timeoutMs: 10_000, hostConcurrency: 64 },
+        { ...linkNet(http), timeoutMs: 10_000, hostConcurrency: 64 },
       );
       expect(unanswered.length, 'pages still waiting for their answer when the report came').to.be.greaterThan(0);
       expect(report.timed_out).to.equal(true);
