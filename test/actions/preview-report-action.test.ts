@@ -108,4 +108,12 @@ describe('actions/preview-report (dist bundle, as the runner runs it, against th
     expect(run.code).to.equal(1);
     expect(run.commands.at(-1)).to.match(/^::error::POST \/api\/compare failed \(402\): .*paid tier/);
   });
+
+  it('the suite entry (action.yml, check: preview-report) gives that check\'s own outputs: verdict, regressions, both health scores', async () => {
+    const run = await runAction('.', inputs({ check: 'preview-report', fail_on: 'never', checks: 'links,seo', comment: 'false' }), ctx(22));
+    expect(run.code, run.stdout + run.stderr).to.equal(0);
+    expect(run.outputs).to.include({ verdict: 'regressed', regressions: '2', pass: 'false' });
+    expect(Number(run.outputs.health_preview)).to.be.lessThan(Number(run.outputs.health_baseline));
+    expect(JSON.parse(await readFile(run.outputs.report, 'utf8'))).to.have.property('verdict', 'regressed');
+  });
 });

@@ -1,5 +1,9 @@
 import { expect } from 'chai';
+import { readFile } from 'node:fs/promises';
+import { parse } from 'yaml';
 import { runAction } from './support/run-action.js';
+
+const outputsOf = async (file: string) => Object.keys((parse(await readFile(file, 'utf8')) as { outputs: Record<string, unknown> }).outputs);
 
 const ctx = { repository: 'acme/site', githubApiUrl: 'http://127.0.0.1:9' };
 
@@ -22,6 +26,14 @@ describe('action.yml (suite entry), run as the runner runs a composite action', 
     expect(r.code).to.equal(1);
     expect(r.commands).to.deep.equal(['::error::input checks: "lighthouse" is not a check; use links, seo, perf, techstack, tls, visual']);
     expect([r.steps.upload.outcome, r.steps.publish.outcome]).to.deep.equal(['skipped', 'skipped']);
+  });
+
+  it('has every output of each check it runs (the README promises the chosen check\'s own)', async () => {
+    const suite = await outputsOf('action.yml');
+    for (const check of ['deadlinks', 'screenshot-diff', 'preview-report']) {
+      const missing = (await outputsOf(`actions/${check}/action.yml`)).filter((o) => !suite.includes(o));
+      expect(missing, check).to.deep.equal([]);
+    }
   });
 
   it('an unknown check fails naming the choices', async () => {
