@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { Queue, type ConnectionOptions, type Job } from 'bullmq';
 import type { Redis, RedisOptions } from 'ioredis';
-import { NotFoundError } from '../errors/index.js';
+import { NotFoundError, TargetRefusedError } from '../errors/index.js';
+import type { TargetPolicy } from '../net/target-policy.js';
 import { asWaitingClient, type ReplicaWait } from '../store/replica-wait.js';
 
 /** A queued job as the API shows it. */
@@ -45,6 +46,16 @@ export interface JobKind {
   outcomeKey(prefix: string, jobId: string): string;
   /** What a job of this kind is called in messages (`job`, `comparison`). */
   noun: string;
+}
+
+/**
+ * A job's target checked at submission: one the policy refuses is the caller's to fix now
+ * (400); one whose name does not resolve yet is the job's to report, after its retries.
+ */
+export async function assertJobTarget(policy: TargetPolicy, url: string): Promise<void> {
+  await policy.assertResolvable(url).catch((err: unknown) => {
+    if (err instanceof TargetRefusedError) throw err;
+  });
 }
 
 /** A job read for its status: the contract's state, its result once completed, and why it failed. */

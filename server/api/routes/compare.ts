@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { NotFoundError, TargetRefusedError, TierTooLowError } from '../../errors/index.js';
+import { NotFoundError, TierTooLowError } from '../../errors/index.js';
 import { assertWebhookTarget } from '../../jobs/webhooks/webhook-target.js';
 import type { CompareJob } from '../../jobs/compare-job.js';
+import { assertJobTarget } from '../../jobs/job-queue.js';
 import { diffIdPattern, newDiffId } from '../../diff/diff-store.js';
 import type { KeyRecord } from '../../keys/key-store.js';
 import { perfTolerances } from '../../compare/perf-diff.js';
@@ -97,12 +98,7 @@ export function compareRoutes(deps: AppDeps) {
         429: errorResponse('Quota reached (a comparison counts one request per side and check)'),
       },
       async handler({ body, key, res }) {
-        for (const url of [body.baseline_url, body.preview_url]) {
-          // A refused target is the caller's to fix now; one that does not resolve yet is the job's to report.
-          await deps.http.policy.assertResolvable(url).catch((err: unknown) => {
-            if (err instanceof TargetRefusedError) throw err;
-          });
-        }
+        for (const url of [body.baseline_url, body.preview_url]) await assertJobTarget(deps.http.policy, url);
         if (body.webhook_url) await assertWebhookTarget(deps.http.policy, body.webhook_url);
         const { webhook_url, ...input } = body;
         const trendId = newDiffId();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { JobFailedError, TargetRefusedError, TierTooLowError } from '../../errors/index.js';
+import { JobFailedError, TierTooLowError } from '../../errors/index.js';
+import { assertJobTarget } from '../../jobs/job-queue.js';
 import { assertWebhookTarget } from '../../jobs/webhooks/webhook-target.js';
 import { screenshotDefaults, viewportRange } from '../../render/screenshot.js';
 import { defineRoute, qUrl, errorResponse } from '../route.js';
@@ -71,10 +72,7 @@ export function screenshotQueueRoutes(deps: AppDeps) {
         402: errorResponse('Tier below pro'),
       },
       async handler({ body, key, res }) {
-        // A refused target is the caller's to fix now; one that does not resolve yet is the job's to retry.
-        await deps.http.policy.assertResolvable(body.url).catch((err: unknown) => {
-          if (err instanceof TargetRefusedError) throw err;
-        });
+        await assertJobTarget(deps.http.policy, body.url);
         if (body.webhook_url) await assertWebhookTarget(deps.http.policy, body.webhook_url);
         const id = await store.enqueue({ ...body, owner: key.hash });
         res.status(202).json({
