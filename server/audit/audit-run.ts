@@ -49,7 +49,8 @@ export interface AuditReport {
 /**
  * Runs tech stack, TLS and performance (and SEO when asked) for one URL at once.
  * A part that fails is reported in its place; a refused target fails the whole call, and so
- * does a page that neither the tech stack nor the performance check could fetch (its target error).
+ * does a page that neither the tech stack nor the performance check could fetch (its target
+ * error), unless its certificate is why and the TLS part graded it.
  */
 export async function runAudit(opts: AuditOptions, deps: AuditDeps): Promise<AuditReport> {
   const started = performance.now();
@@ -72,7 +73,9 @@ export async function runAudit(opts: AuditOptions, deps: AuditDeps): Promise<Aud
       : Promise.resolve(undefined),
   ]);
 
-  if (isFailure(perf) && isFailure(techstack)) {
+  // A certificate the pages fail on is what the TLS part explains: the audit answers with it.
+  const explainedByTls = isFailure(perf) && perf.kind === 'tls' && !isFailure(ssl);
+  if (isFailure(perf) && isFailure(techstack) && !explainedByTls) {
     const host = url.host;
     throw targetErrorOf(perf.kind, perf.kind === 'timeout' ? `${host} did not answer in time: ${perf.error}` : `${host} is unreachable: ${perf.error}`);
   }

@@ -1,4 +1,5 @@
-import { innermostMessage, netErrorKind, type NetErrorKind } from '../net/safe-http.js';
+import { errorCodes, innermostMessage, netErrorKind, type NetErrorKind } from '../net/safe-http.js';
+import { tlsFailureReason } from '../net/tls-failure.js';
 import { BlockedTargetError } from '../net/target-policy.js';
 import { DomainError } from './domain-error.js';
 import type { Part } from './part-failure.js';
@@ -44,23 +45,10 @@ export function targetFailure(err: unknown, kind: NetErrorKind = netErrorKind(er
     case 'timeout':
       return `timed out (${inner})`;
     case 'tls':
-      return `the TLS handshake failed (${readableTlsError(inner)})`;
+      return `the TLS handshake failed (${tlsFailureReason(errorCodes(err), inner)})`;
     default:
       return inner;
   }
-}
-
-/**
- * OpenSSL's messages carry a library prefix and source path
- * ("408D…:error:0A00010B:SSL routines:tls_validate_record_header:wrong version number:../deps/…");
- * keep the reason, and say what the common ones mean.
- */
-function readableTlsError(message: string): string {
-  const m = /SSL routines:[^:]*:([^:]+):/.exec(message);
-  const reason = (m?.[1] ?? message).trim();
-  if (reason === 'wrong version number') return 'wrong version number: the port does not speak TLS, perhaps plain HTTP';
-  if (reason === 'unsupported protocol') return 'unsupported protocol: the server offers only TLS versions too old to negotiate';
-  return reason;
 }
 
 /** Drops IP addresses (and their ports) from a socket error's message. */

@@ -1,6 +1,7 @@
 import { request, type Dispatcher } from 'undici';
 import { BlockedTargetError } from '../net/target-policy.js';
 import { innermostMessage, netErrorKind } from '../net/safe-http.js';
+import { targetFailure } from '../errors/index.js';
 import { pause } from '../time-bounds.js';
 import { retryAfterMs } from '../net/retry-after.js';
 import { bodyType, decodeBody } from './decode-body.js';
@@ -91,7 +92,7 @@ export async function probe(
         await pause(50 + Math.random() * 100);
         continue;
       }
-      return done(null, kind, { error: innermostMessage(err) });
+      return done(null, kind, { error: targetFailure(err, kind) }); // in the words every check uses
     }
 
     const { status, headers } = hop;

@@ -1,6 +1,7 @@
 import tls from 'node:tls';
 import { Agent, fetch as undiciFetch, type Dispatcher, type RequestInit, type Response } from 'undici';
 import { BlockedTargetError, type TargetPolicy } from './target-policy.js';
+import { chromiumCode } from './tls-failure.js';
 
 export interface SafeHttpOptions {
   policy: TargetPolicy;
@@ -61,26 +62,37 @@ export function createSafeHttp({ policy, connections = 16, connectTimeoutMs = 10
 export type NetErrorKind = 'blocked_target' | 'dns' | 'refused' | 'reset' | 'timeout' | 'tls' | 'network';
 
 export function netErrorKind(err: unknown): NetErrorKind {
-  const codes: string[] = [];
-  for (let e: unknown = err, depth = 0; e && depth < 6; depth++) {
-    const o = e as { code?: unknown; name?: unknown; cause?: unknown; errors?: unknown[] };
-    if (typeof o.code === 'string') codes.push(o.code);
-    if (typeof o.name === 'string') codes.push(o.name);
-    if (Array.isArray(o.errors)) for (const inner of o.errors) codes.push(String((inner as { code?: unknown }).code));
-    e = o.cause;
-  }
+  const codes = errorCodes(err);
   const has = (...c: string[]) => codes.some((x) => c.includes(x));
   if (has('blocked_target', 'BlockedTargetError', 'TargetRefusedError')) return 'blocked_target';
-  if (has('ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL')) return 'dns';
-  if (has('ECONNREFUSED')) return 'refused';
-  if (has('ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET')) return 'reset';
-  if (has('ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'TimeoutError', 'AbortError'))
+  if (has('ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'ERR_NAME_NOT_RESOLVED')) return 'dns';
+  if (has('ECONNREFUSED', 'ERR_CONNECTION_REFUSED')) return 'refused';
+  if (has('ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'ERR_CONNECTION_RESET', 'ERR_CONNECTION_CLOSED', 'ERR_EMPTY_RESPONSE')) return 'reset';
+  if (has('ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'TimeoutError', 'AbortError', 'ERR_TIMED_OUT', 'ERR_CONNECTION_TIMED_OUT'))
     return 'timeout';
   if (codes.some((c) => /CERT|SSL|TLS|ERR_TLS|SELF_SIGNED|UNABLE_TO_VERIFY|HOSTNAME_MISMATCH|ERR_SSL/.test(c))) return 'tls';
   return 'network';
 }
 
-/** The innermost error message, for reports. */
+/**
+ * Every code along an error's cause chain: Node's (`ECONNREFUSED`, `CERT_HAS_EXPIRED`), undici's,
+ * error names, and Chromium's `net::ERR_*` from a navigation's message.
+ */
+export function errorCodes(err: unknown): string[] {
+  const codes: string[] = [];
+  for (let e: unknown = err, depth = 0; e && depth < 6; depth++) {
+    const o = e as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown; errors?: unknown[] };
+    if (typeof o.code === 'string') codes.push(o.code);
+    if (typeof o.name === 'string') codes.push(o.name);
+    const chromium = typeof o.message === 'string' ? chromiumCode(o.message) : undefined;
+    if (chromium) codes.push(chromium);
+    if (Array.isArray(o.errors)) for (const inner of o.errors) codes.push(String((inner as { code?: unknown }).code));
+    e = o.cause;
+  }
+  return codes;
+}
+
+/** The innermost error message, for reports; Node's advice about its own command line is left out. */
 export function innermostMessage(err: unknown): string {
   let e = err as { message?: string; cause?: unknown } | undefined;
   let msg = e?.message ?? String(err);
@@ -88,5 +100,5 @@ export function innermostMessage(err: unknown): string {
     e = e.cause as { message?: string; cause?: unknown };
     if (e?.message) msg = e.message;
   }
-  return msg;
+  return msg.replace(/; if the root CA is installed locally, try running Node\.js with --use-system-ca$/, '');
 }

@@ -60,8 +60,9 @@ export function timedRequest(opts: TimedRequestOptions, deps: { policy: TargetPo
       method: 'GET',
       agent: false,
       lookup: deps.policy.lookup,
-      // Measure sites with any certificate; trust is the TLS check's job.
-      rejectUnauthorized: false,
+      // A page whose certificate a browser refuses is a failed target here too, as in every
+      // other check (one verdict); its certificate is graded by the TLS check.
+      rejectUnauthorized: true,
       ...(deps.ca ? { secureContext: clientContext(deps.ca) } : {}),
       headers: {
         'user-agent': opts.userAgent ?? 'Mozilla/5.0 (compatible; SiteLens-Perf/3.0)',

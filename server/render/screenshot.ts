@@ -189,7 +189,7 @@ function navigationError(err: unknown, host: string, timeoutMs: number, answered
   if (code === 'ERR_ABORTED') {
     return new TargetFailedError(`the navigation was aborted: ${host} sent no page the browser shows (it started a download or closed the page)`);
   }
-  return new TargetFailedError(`${host} could not be loaded (${code ?? 'network error'})`);
+  return targetError(err, host); // DNS, refused, reset, certificate: as every other check words them
 }
 
 async function runScript(page: Page, js: string) {

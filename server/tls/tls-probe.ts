@@ -56,7 +56,7 @@ export function probeTls(opts: TlsProbeOptions, deps: TlsProbeDeps): Promise<Tls
       ALPNProtocols: ['http/1.1'],
     });
     const timer = setTimeout(() => {
-      socket.destroy(Object.assign(new Error(`TLS handshake with ${host}:${port} timed out after ${timeoutMs} ms`), { code: 'ETIMEDOUT' }));
+      socket.destroy(Object.assign(new Error(`the TLS handshake did not complete within ${timeoutMs} ms`), { code: 'ETIMEDOUT' }));
     }, timeoutMs);
     socket.once('error', (err) => {
       clearTimeout(timer);
