@@ -94,6 +94,13 @@ export async function checkReadme(opts: ReadmeCheckOptions, deps: LinkDeps, gh: 
       const judged = [...own.fragments.keys()].filter((f) => !alwaysValidFragment(f));
       fragments.set(own.url, new Map(judged.map((f) => [f, isReadme(f) ? 'found' : 'missing'])));
     }
+    // Other files of the repository are checked through the contents API, their headings unknown: their fragments are not judged.
+    if (opts.fragments !== 'ignore') {
+      for (const entry of repoPaths.keys()) {
+        const unjudged = [...entry.fragments.keys()].filter((f) => !alwaysValidFragment(f));
+        if (unjudged.length) fragments.set(entry.url, new Map(unjudged.map((f) => [f, 'not_judged'])));
+      }
+    }
     for (const [entry, path] of repoPaths) {
       if (entry.result) continue;
       ledger.track(

@@ -243,7 +243,8 @@ export function buildReport(input: ReportInput): DeadLinkReport {
       const fragItem: LinkItem = { ...toItem(input.mode, e, r, e.fragments.get(fragment)), url, kind: verdict === 'missing' ? 'missing_fragment' : 'fragment_not_judged' };
       const inFiles = input.mode === 'documents' || input.mode === 'github';
       if (verdict === 'not_judged') {
-        fragItem.error = `the anchors of ${e.url} are unknown: it is not among the documents sent, so "#${fragment}" was not judged`;
+        const why = input.mode === 'github' ? 'only the README\'s headings are read' : 'it is not among the documents sent, nor their anchors';
+        fragItem.error = `the anchors of ${e.url} are unknown (${why}), so "#${fragment}" was not judged`;
         notChecked.push(fragItem);
         continue;
       }
