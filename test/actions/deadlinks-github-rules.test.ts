@@ -59,7 +59,10 @@ describe('actions/deadlinks on repository files, as GitHub renders them (as the 
       '[Float]: docs/none.md', //                                                    12: repeated label, renders nothing
       '[guide]: docs/pages/page-004.md', //                                          13
       '[unused]: docs/unused-target.md', //                                          14: no reference
+      '',
+      '[code line](src/app.py#L2)', //                                              16: into a file outside the set: not judged
     ].join('\n');
+    files['src/app.py'] = 'print(1)\nprint(2)\n';
     files['docs/latin.md'] = Buffer.from('# R\xe9sum\xe9\n\nVoir [la page](pages/page-999.md).\n', 'latin1');
     await repo.write({ ...files, 'docs/old.md': null });
     await repo.commit('docs');
@@ -92,7 +95,8 @@ describe('actions/deadlinks on repository files, as GitHub renders them (as the 
       'missing_file docs/pages/page-999.md @docs/latin.md:3',
     ].sort());
     expect(at(report.warnings)).to.deep.equal(['missing_fragment docs/pages/page-001.md#nope @docs/pages/page-255.md:5', 'missing_fragment docs/pages/page-251.md#no-such-section @docs/pages/page-000.md:5']);
-    expect(report.not_checked).to.deep.equal([]);
+    expect(at(report.not_checked)).to.deep.equal(['fragment_not_judged src/app.py#L2 @README.md:16']);
+    expect(r.summary).to.include('Not checked, not counted (1)').and.include('1 link was found but not checked');
     // Nothing of the stripped HTML, the repeated or unused definitions; the tag was read from git, the home known.
     const urls = report.checked_urls as string[];
     for (const gone of ['@global', 'x.js', 'docs/none.md', 'docs/unused-target.md']) expect(urls.some((u) => u.includes(gone)), gone).to.equal(false);
@@ -104,6 +108,19 @@ describe('actions/deadlinks on repository files, as GitHub renders them (as the 
     expect(report.summary.health_score).to.equal(Math.round(1000 * (1 - report.broken_count / report.total_links_checked)) / 10);
     expect([r.outputs.broken_count, r.outputs.health_score]).to.deep.equal([String(report.broken_count), String(report.summary.health_score)]);
     expect(r.summary).to.include(`${report.broken_count} broken of ${report.total_links_checked.toLocaleString('en-US')} links checked`);
+  });
+
+  it('a key without enough calls left today for the set fails before the first call, saying what it needs', async () => {
+    const key = await bed.svc.newKey('free');
+    const { deps } = bed.svc;
+    const record = await deps.keys.findByPlain(key);
+    if (!record) throw new Error('no key');
+    // 19 of the anonymous free key's 20 calls spent today: the set needs 2.
+    await deps.redis.set(deps.limiter.dailyCountKey(record, deps.keys.dailyLimit(record)), '19', 'EX', 3600);
+    const r = await run(repo.dir, key);
+    expect(r.code).to.equal(1);
+    expect(r.stdout).to.include('need 2 calls with this free key (200 files / 2 MB a call), and it has 1 call left today');
+    expect((await usage(key)).calls_this_period, 'no call spent').to.equal(0);
   });
 
   it('the same files with a business key in one call give the same report', async () => {
@@ -127,9 +144,11 @@ describe('actions/deadlinks on repository files, as GitHub renders them (as the 
     expect(r.code, r.stdout + r.stderr).to.equal(0);
     expect([ext.hits.length, ghe.hits.length]).to.deep.equal([extBefore, gheBefore]);
     const report = await reportOf(r);
-    expect(at(report.not_checked)).to.deep.equal([`offline ${ext.url}/ok @README.md:5`, `offline ${ghe.url}/acme/docs/blob/v0.5/x.md @README.md:7`, `offline ${ghe.url}/acme/docs/issues @README.md:5`].sort());
-    expect(report.summary.not_checked).to.equal(3);
-    expect(r.summary).to.include('Offline (`offline: true`)').and.include('Not checked, not counted (3)').and.include('3 links were found but not checked');
+    expect(at(report.not_checked)).to.deep.equal(
+      [`offline ${ext.url}/ok @README.md:5`, `offline ${ghe.url}/acme/docs/blob/v0.5/x.md @README.md:7`, `offline ${ghe.url}/acme/docs/issues @README.md:5`, 'fragment_not_judged src/app.py#L2 @README.md:16'].sort(),
+    );
+    expect(report.summary.not_checked).to.equal(4);
+    expect(r.summary).to.include('Offline (`offline: true`)').and.include('Not checked, not counted (4)').and.include('4 links were found but not checked');
   });
 
   it('unused_definitions: true lists the definitions that render nothing as warnings on their lines', async () => {
