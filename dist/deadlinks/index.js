@@ -70455,30 +70455,13 @@ async function filesApiChanges(number, github, token) {
     return out;
 }
 
-;// CONCATENATED MODULE: ./server/links/types.ts
-/** Kinds that are reported but do not count as broken. */
-const warningKinds = new Set(['bot_blocked', 'rate_limited', 'missing_fragment', 'unused_definition']);
+;// CONCATENATED MODULE: ./server/links/report-counts.ts
 /**
- * Links found but not checked in this run, listed in the report's `not_checked`: an external
- * link with `offline`, a `#fragment` into a file whose anchors were not sent, a link above the
- * repository root to a GitHub page when the repository is not named.
+ * The one definition of each count of a dead-link report, for the service's reports and for
+ * a report merged from several calls (the deadlinks action's): links checked (distinct
+ * targets, and each distinct fragment judged), broken links (targets) and their places, the
+ * health score and the gate.
  */
-const types_notCheckedKinds = new Set(['offline', 'fragment_not_judged', 'outside_repository']);
-const types_isBroken = (kind) => kind !== 'ok' && kind !== 'redirect' && !warningKinds.has(kind) && !types_notCheckedKinds.has(kind);
-/** Whether a result is a link checked (counted in `total_links_checked`): not a finding about the document, not a link left unchecked. */
-const types_isCheckedLink = (kind) => kind !== 'unused_definition' && !types_notCheckedKinds.has(kind);
-
-;// CONCATENATED MODULE: ./server/links/report.ts
-
-/**
- * The report of a run whose every link sits in `ledger` (GitHub and documents modes): waits
- * for the checks in flight, then builds it; unanswered entries mean the run timed out.
- */
-async function settleAndReport(ledger, aborted, input) {
-    await ledger.settle();
-    const entries = [...ledger.entries.values()];
-    return buildReport({ ...input, entries, renderedPages: 0, skipped: ledger.skipped, skippedUrls: ledger.skippedUrls(), timedOut: aborted() || entries.some((e) => !e.result) });
-}
 /** health_score = 100 × (1 − broken ÷ checked), one decimal; 100 when nothing was checked. */
 function healthScore(broken, checked) {
     if (checked <= 0)
@@ -70491,7 +70474,6 @@ function gatePasses(health, broken, gate) {
         return undefined;
     return (gate.threshold === undefined || health >= gate.threshold) && (gate.maxBroken === undefined || broken <= gate.maxBroken);
 }
-const byUrl = (a, b) => a.url.localeCompare(b.url);
 /**
  * A report's counts and health score from its lists and totals: the one rule for the
  * service's reports and for a report merged from several calls (the deadlinks action's).
@@ -70534,148 +70516,8 @@ function withGate(report, gate) {
         },
     };
 }
-function buildReport(input) {
-    const broken = [];
-    const redirects = [];
-    const botBlocked = [];
-    const warnings = [];
-    const notChecked = [];
-    let internal = 0;
-    let external = 0;
-    let cached = 0;
-    const checkedUrls = [];
-    const internalUrls = [];
-    const countChecked = (url, scope) => {
-        if (input.listChecked)
-            (scope === 'internal' ? internalUrls : checkedUrls).push(url);
-        if (scope === 'internal')
-            internal++;
-        else
-            external++;
-    };
-    for (const e of input.entries) {
-        const r = e.result;
-        if (!r)
-            continue;
-        // The start page is not a link found anywhere: listed when it redirects or fails, not counted as checked.
-        if (e.sources.length === 0 && !isBroken(r.kind)) {
-            if (r.redirect_chain.length)
-                redirects.push(toItem(input.mode, e, r));
-            continue;
-        }
-        const item = toItem(input.mode, e, r);
-        if (notCheckedKinds.has(r.kind)) {
-            notChecked.push(item);
-            continue;
-        }
-        if (isCheckedLink(r.kind))
-            countChecked(item.url, e.scope);
-        if (r.cached)
-            cached++;
-        if (isBroken(r.kind))
-            broken.push(item);
-        else if (r.kind === 'bot_blocked')
-            botBlocked.push(item);
-        else if (r.kind !== 'ok' && r.kind !== 'redirect')
-            warnings.push(item);
-        if (r.redirect_chain.length && !isBroken(r.kind))
-            redirects.push(item);
-        for (const [fragment, verdict] of input.fragments.get(e.url) ?? []) {
-            const url = `${e.url}#${fragment}`;
-            if (verdict === 'found') {
-                countChecked(url, e.scope);
-                continue;
-            }
-            const fragItem = { ...toItem(input.mode, e, r, e.fragments.get(fragment)), url, kind: verdict === 'missing' ? 'missing_fragment' : 'fragment_not_judged' };
-            const inFiles = input.mode === 'documents' || input.mode === 'github';
-            if (verdict === 'not_judged') {
-                fragItem.error = `the anchors of ${e.url} are unknown: it is not among the documents sent, so "#${fragment}" was not judged`;
-                notChecked.push(fragItem);
-                continue;
-            }
-            countChecked(url, e.scope);
-            fragItem.error = inFiles ? `no heading or HTML anchor makes "#${fragment}" in the document` : `no element with id or name "${fragment}" on the page`;
-            (input.fragmentsAreErrors ? broken : warnings).push(fragItem);
-        }
-    }
-    const lists = {
-        broken_links: broken.sort(byUrl),
-        redirects: redirects.sort(byUrl),
-        bot_blocked: botBlocked.sort(byUrl),
-        warnings: warnings.sort(byUrl),
-        not_checked: notChecked.sort(byUrl),
-    };
-    const counts = reportCounts(lists, {
-        checked: internal + external,
-        internal,
-        external,
-        skipped: input.skipped,
-        cached,
-        renderedPages: input.renderedPages,
-        durationMs: Date.now() - input.startedAt,
-        skippedDocuments: input.skippedDocuments,
-    });
-    let report = {
-        target: input.target,
-        mode: input.mode,
-        pages_crawled: input.pagesCrawled,
-        total_links_checked: counts.total_links_checked,
-        broken_count: counts.broken_count,
-        ...lists,
-        summary: counts.summary,
-        checked_at: new Date().toISOString(),
-    };
-    if (input.listChecked) {
-        report.checked_urls = [...checkedUrls, ...internalUrls].sort();
-        report.checked_internal_urls = internalUrls.sort();
-        report.skipped_urls = input.skippedUrls ?? [];
-    }
-    if (input.timedOut)
-        report.timed_out = true;
-    report = withGate(report, input.gate);
-    if (input.repository)
-        report.repository = input.repository;
-    if (input.file)
-        report.file = input.file;
-    return report;
-}
 /** Places of the items: each occurrence in a file, or each page it is on. */
 const placeCount = (items) => items.reduce((n, i) => n + (i.locations?.length || i.found_on.length || 1), 0);
-function toItem(mode, e, r, sources = e.sources) {
-    const resource = pickResource(e.resources);
-    const item = {
-        url: e.url,
-        status: r.status,
-        kind: r.kind,
-        type: e.scope,
-        resource,
-        is_image: e.resources.has('image'),
-        found_on: [...new Set(sources.map((s) => s.page))],
-        redirect_chain: r.redirect_chain,
-        final_url: r.final_url,
-    };
-    if (r.error)
-        item.error = r.error;
-    if (r.browser_verified)
-        item.browser_verified = true;
-    const locations = sources.flatMap((s) => s.file !== undefined && s.line !== undefined ? [{ file: s.file, line: s.line, ...(s.column !== undefined ? { column: s.column } : {}) }] : []);
-    if (locations.length) {
-        locations.sort((a, b) => (a.file === b.file ? a.line - b.line || (a.column ?? 0) - (b.column ?? 0) : a.file < b.file ? -1 : 1));
-        const [first] = locations;
-        item.file = first.file;
-        item.line = first.line;
-        if (first.column !== undefined)
-            item.column = first.column;
-        if (mode === 'github')
-            item.lines = [...new Set(locations.filter((l) => l.file === first.file).map((l) => l.line))];
-        item.locations = locations;
-    }
-    return item;
-}
-const resourceOrder = (/* unused pure expression or super */ null && (['image', 'stylesheet', 'script', 'media', 'frame', 'page', 'other']));
-function pickResource(set) {
-    return resourceOrder.find((r) => set.has(r)) ?? 'other';
-}
 
 ;// CONCATENATED MODULE: ./actions/deadlinks/src/report.ts
 

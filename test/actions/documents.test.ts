@@ -6,7 +6,8 @@ import { planBatches, sendInBatches } from '../../actions/deadlinks/src/document
 import { findReadme, repositoryPaths } from '../../actions/deadlinks/src/documents/repository-paths.js';
 import { matchWorkspaceFiles, readDocuments, type Document } from '../../actions/deadlinks/src/documents/workspace-files.js';
 import { mergeReports } from '../../actions/deadlinks/src/report.js';
-import { withGate, type DeadLinkReport, type LinkItem } from '../../server/links/report.js';
+import type { DeadLinkReport, LinkItem } from '../../server/links/report.js';
+import { withGate } from '../../server/links/report-counts.js';
 import { ApiError } from '../../actions/shared/src/api-client.js';
 import { gitRepo, type Repo } from './support/git-repo.js';
 

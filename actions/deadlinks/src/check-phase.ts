@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { ApiError, createApiClient } from '../../shared/src/api-client.js';
 import { reportFileName, writeReport } from '../../shared/src/report-io.js';
 import { checkTarget } from './check-target.js';
-import { withGate, type DeadLinkReport } from '../../../server/links/report.js';
+import type { DeadLinkReport } from '../../../server/links/report.js';
+import { withGate } from '../../../server/links/report-counts.js';
 import type { DeadlinksSettings } from './settings.js';
 
 /**

@@ -1,4 +1,5 @@
-import { reportCounts, type DeadLinkReport, type LinkItem, type ReportLists } from '../../../server/links/report.js';
+import type { DeadLinkReport, LinkItem } from '../../../server/links/report.js';
+import { reportCounts, type ReportLists } from '../../../server/links/report-counts.js';
 
 export interface Verdict {
   /** threshold or max_broken was given. */
