@@ -151,7 +151,7 @@ describe('resolveIn (URL standard with the document encoding)', () => {
   });
 });
 
-describe('resolveInRepository (GitHub relative links)', () => {
+describe('resolveInRepository (GitHub relative links, .. above the root onto the repository\'s pages)', () => {
   const table: Array<[value: string, from: string, expected: unknown]> = [
     ['guide.md', 'docs/a.md', { path: 'docs/guide.md', directory: false, fragment: '' }],
     ['../README.md#top', 'docs/a.md', { path: 'README.md', directory: false, fragment: 'top' }],
@@ -160,7 +160,12 @@ describe('resolveInRepository (GitHub relative links)', () => {
     ['#heading', 'docs/a.md', { path: 'docs/a.md', directory: false, fragment: 'heading' }],
     ['my%20file.md?plain=1', 'a.md', { path: 'my file.md', directory: false, fragment: '' }],
     ['bad%E0%A4%A.md', 'a.md', { path: 'bad%E0%A4%A.md', directory: false, fragment: '' }],
-    ['../../x.md', 'docs/a.md', 'outside'],
+    // Above the root, GitHub's page of the file (…/owner/repo/blob/<ref>/…) leads to the repository's own pages.
+    ['../../x.md', 'docs/a.md', { aboveRoot: 'blob/x.md', fragment: '' }],
+    ['../../', 'README.md', { aboveRoot: '', fragment: '' }],
+    ['/../../', 'docs/a.md', { aboveRoot: '', fragment: '' }],
+    ['../../issues?q=1#top', 'README.md', { aboveRoot: 'issues?q=1', fragment: 'top' }],
+    ['../../../sibling-repo', 'README.md', { aboveRoot: '../sibling-repo', fragment: '' }],
   ];
   for (const [value, from, expected] of table) {
     it(`${value} from ${from}`, () => {
