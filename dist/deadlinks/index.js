@@ -57531,7 +57531,7 @@ var __importDefault = (this && this.__importDefault) || function (mod) {
     return (mod && mod.__esModule) ? mod : { "default": mod };
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-exports.KOI8_R = exports.windows_1256 = exports.windows_1251 = exports.ISO_8859_9 = exports.ISO_8859_8 = exports.ISO_8859_7 = exports.ISO_8859_6 = exports.ISO_8859_5 = exports.ISO_8859_2 = exports.ISO_8859_1 = void 0;
+exports.KOI8_R = exports.windows_874 = exports.windows_1258 = exports.windows_1257 = exports.windows_1256 = exports.windows_1251 = exports.ISO_8859_9 = exports.ISO_8859_8 = exports.ISO_8859_7 = exports.ISO_8859_6 = exports.ISO_8859_5 = exports.ISO_8859_2 = exports.ISO_8859_1 = void 0;
 const match_1 = __importDefault(__nccwpck_require__(1644));
 const N_GRAM_MASK = 0xffffff;
 class NGramParser {
@@ -58240,6 +58240,177 @@ class windows_1256 extends sbcs {
     }
 }
 exports.windows_1256 = windows_1256;
+class windows_1257 extends sbcs {
+    match(det) {
+        return det.inputBytes.some((byte) => byte >= 0x80)
+            ? super.match(det)
+            : null;
+    }
+    byteMap() {
+        const byteMap = new Array(256).fill(0x20);
+        byteMap[0x27] = 0;
+        for (let i = 0x41; i <= 0x5a; i++)
+            byteMap[i] = i + 0x20;
+        for (let i = 0x61; i <= 0x7a; i++)
+            byteMap[i] = i;
+        byteMap[0x8e] = 0x8e;
+        byteMap[0xa8] = byteMap[0xb8] = 0xb8;
+        byteMap[0xaa] = byteMap[0xba] = 0xba;
+        byteMap[0xaf] = byteMap[0xbf] = 0xbf;
+        byteMap[0xb5] = 0xb5;
+        for (let i = 0xc0; i <= 0xd6; i++)
+            byteMap[i] = i + 0x20;
+        for (let i = 0xd8; i <= 0xde; i++)
+            byteMap[i] = i + 0x20;
+        byteMap[0xdf] = 0xdf;
+        for (let i = 0xe0; i <= 0xf6; i++)
+            byteMap[i] = i;
+        for (let i = 0xf8; i <= 0xfe; i++)
+            byteMap[i] = i;
+        return byteMap;
+    }
+    ngrams() {
+        return [
+            new NGramsPlusLang('et', [
+                0x20616a, 0x206172, 0x206565, 0x206967, 0x206a61, 0x206b61, 0x206b65,
+                0x206b69, 0x206b6f, 0x206b75, 0x206c61, 0x206e69, 0x206f6e, 0x207269,
+                0x207365, 0x207465, 0x612061, 0x61206a, 0x61206b, 0x61206c, 0x616220,
+                0x616420, 0x616b73, 0x617375, 0x617461, 0x617661, 0x642074, 0x646120,
+                0x647573, 0x65206b, 0x652073, 0x65656c, 0x656573, 0x656c20, 0x656c65,
+                0x656c74, 0x657320, 0x657374, 0x69206b, 0x696420, 0x69726a, 0x697320,
+                0x6a6120, 0x6b6173, 0x6b6565, 0x6b6972, 0x6b6f6f, 0x6b7365, 0x6b7374,
+                0x6c696b, 0x6c7420, 0x732061, 0x73206b, 0x736520, 0x73656c, 0x737465,
+                0x737469, 0x737574, 0x74616b, 0x746174, 0x746920, 0x757320, 0x757365,
+                0x757461,
+            ]),
+            new NGramsPlusLang('lv', [
+                0x206172, 0x206369, 0x206461, 0x206972, 0x20697a, 0x206c61, 0x206de2,
+                0x207061, 0x207072, 0x207261, 0x207361, 0x20736b, 0x207465, 0x20756e,
+                0x207661, 0x612069, 0x612075, 0x612076, 0x616269, 0x616920, 0x616b73,
+                0x616c6f, 0x617072, 0x617275, 0x617320, 0x617476, 0x626965, 0x627520,
+                0x63696c, 0x636974, 0x646120, 0x646172, 0x647520, 0x647a20, 0x656472,
+                0x65696b, 0x656b73, 0x656e61, 0x657320, 0x65f075, 0x692069, 0x696564,
+                0x6965f0, 0x696ae2, 0x696c76, 0x6b7374, 0x6c6174, 0x6c6f64, 0x6e6120,
+                0x6f6461, 0x72616b, 0x72756e, 0x732073, 0x732075, 0x732076, 0x737475,
+                0x7374ee, 0x747520, 0x747669, 0x752076, 0x756e20, 0x757320, 0x76616c,
+                0xe27320,
+            ]),
+            new NGramsPlusLang('lt', [
+                0x206169, 0x206265, 0x206972, 0x206b61, 0x206c69, 0x206d6f, 0x207261,
+                0x207361, 0x20736b, 0x207375, 0x207461, 0x207465, 0x207475, 0x207661,
+                0x207669, 0x612074, 0x6120f0, 0x616920, 0x616974, 0x6169f0, 0x616c62,
+                0x616d61, 0x616e74, 0x617262, 0x617274, 0x617520, 0x61756a, 0x61f079,
+                0x626120, 0x626569, 0x62656e, 0x656e69, 0x657475, 0x692061, 0x692069,
+                0x69206b, 0x69206d, 0x696169, 0x69656e, 0x696574, 0x696e67, 0x697220,
+                0x697320, 0x69f06b, 0x6a616d, 0x6a6520, 0x6b6169, 0x6b616c, 0x6c6261,
+                0x6c6965, 0x6d6973, 0x6d6f6b, 0x6eeb20, 0x6f6a65, 0x6f6b79, 0x6f7320,
+                0x7261f0, 0x732069, 0x73206b, 0x732076, 0x736b61, 0x746920, 0x747576,
+                0x796b6c,
+            ]),
+        ];
+    }
+    name() {
+        return 'windows-1257';
+    }
+}
+exports.windows_1257 = windows_1257;
+class windows_1258 extends sbcs {
+    match(det) {
+        return det.inputBytes.some((byte) => byte >= 0x80)
+            ? super.match(det)
+            : null;
+    }
+    byteMap() {
+        const byteMap = new Array(256).fill(0x20);
+        byteMap[0x27] = 0;
+        for (let i = 0x41; i <= 0x5a; i++)
+            byteMap[i] = i + 0x20;
+        for (let i = 0x61; i <= 0x7a; i++)
+            byteMap[i] = i;
+        byteMap[0x83] = 0x83;
+        byteMap[0x88] = 0x88;
+        byteMap[0x8c] = byteMap[0x9c] = 0x9c;
+        byteMap[0x9f] = 0xff;
+        byteMap[0xaa] = 0xaa;
+        byteMap[0xb5] = 0xb5;
+        byteMap[0xba] = 0xba;
+        for (let i = 0xc0; i <= 0xcb; i++)
+            byteMap[i] = i + 0x20;
+        byteMap[0xcc] = 0xcc;
+        for (let i = 0xcd; i <= 0xd1; i++)
+            byteMap[i] = i + 0x20;
+        byteMap[0xd2] = 0xd2;
+        for (let i = 0xd3; i <= 0xd6; i++)
+            byteMap[i] = i + 0x20;
+        for (let i = 0xd8; i <= 0xdd; i++)
+            byteMap[i] = i + 0x20;
+        byteMap[0xde] = 0xde;
+        byteMap[0xdf] = 0xdf;
+        for (let i = 0xe0; i <= 0xf6; i++)
+            byteMap[i] = i;
+        for (let i = 0xf8; i <= 0xfd; i++)
+            byteMap[i] = i;
+        byteMap[0xff] = 0xff;
+        return byteMap;
+    }
+    ngrams() {
+        return [
+            0x206368, 0x2063e1, 0x206769, 0x20686f, 0x206e67, 0x207068, 0x207468,
+            0x207469, 0x207472, 0x207669, 0x2076e0, 0x61f274, 0x632063, 0x632076,
+            0x636820, 0x6368ed, 0x63e163, 0x672068, 0x67206e, 0x672074, 0x672076,
+            0x67f46e, 0x67fdde, 0x67fdf5, 0x682074, 0x686ff2, 0x68ed6e, 0x69206e,
+            0x692074, 0x69ead2, 0x69eaec, 0x69eaf2, 0x6e2063, 0x6e206e, 0x6e2074,
+            0x6e6720, 0x6e67f4, 0x6e67fd, 0x6e6820, 0x6f6e67, 0x6ff263, 0x742073,
+            0x7468fd, 0x7469ea, 0x74726f, 0x752074, 0x7669ea, 0x76e020, 0xcc6920,
+            0xcc6e67, 0xde2068, 0xe16368, 0xeaec6e, 0xeaf274, 0xec6e67, 0xec7420,
+            0xed6e68, 0xf26320, 0xf26920, 0xf26e20, 0xf27420, 0xf46e20, 0xf5cc69,
+            0xfdf5cc,
+        ];
+    }
+    name() {
+        return 'windows-1258';
+    }
+    language() {
+        return 'vi';
+    }
+}
+exports.windows_1258 = windows_1258;
+class windows_874 extends sbcs {
+    byteMap() {
+        const byteMap = new Array(256).fill(0x20);
+        byteMap[0x27] = 0;
+        for (let i = 0x41; i <= 0x5a; i++)
+            byteMap[i] = i + 0x20;
+        for (let i = 0x61; i <= 0x7a; i++)
+            byteMap[i] = i;
+        for (let i = 0xa1; i <= 0xda; i++)
+            byteMap[i] = i;
+        for (let i = 0xdf; i <= 0xfb; i++)
+            byteMap[i] = i;
+        return byteMap;
+    }
+    ngrams() {
+        return [
+            0x20a1d2, 0x20a2e8, 0x20c0d2, 0x20c7c3, 0x20e1c5, 0xa1d1b9, 0xa1d2c3,
+            0xa2cda7, 0xa2d5c2, 0xa4c7d2, 0xa8d3c7, 0xaad5c7, 0xaae9c0, 0xaae9e3,
+            0xb5bbc3, 0xb7c2e0, 0xb7c2e3, 0xb7d5e8, 0xb920c0, 0xb9a1d2, 0xb9c0d2,
+            0xbbc3d0, 0xbbe7b9, 0xc0d2c9, 0xc3c120, 0xc3c3b3, 0xc3c3c1, 0xc3d0a8,
+            0xc3d0e2, 0xc3e0a2, 0xc7c3c3, 0xc7d1b9, 0xc7d2c1, 0xc7d4b5, 0xc9d2b7,
+            0xc9d2e4, 0xcad7e8, 0xcda4c7, 0xd0a8d3, 0xd0e2c2, 0xd1b920, 0xd2a7a1,
+            0xd2c1cb, 0xd2c2e4, 0xd2c320, 0xd2c3e0, 0xd2c9d2, 0xd2e4b7, 0xd3c7d1,
+            0xd4b5bb, 0xd5c2b9, 0xd5c7d4, 0xd7e8cd, 0xe0a2d5, 0xe0bbe7, 0xe1c5d0,
+            0xe2c2a4, 0xe3aae9, 0xe3b9a1, 0xe4b7c2, 0xe8d2a7, 0xe8e3aa, 0xe9c0d2,
+            0xe9e3b9,
+        ];
+    }
+    name() {
+        return 'windows-874';
+    }
+    language() {
+        return 'th';
+    }
+}
+exports.windows_874 = windows_874;
 class KOI8_R extends sbcs {
     byteMap() {
         return [
@@ -58523,13 +58694,23 @@ var __setModuleDefault = (this && this.__setModuleDefault) || (Object.create ? (
 }) : function(o, v) {
     o["default"] = v;
 });
-var __importStar = (this && this.__importStar) || function (mod) {
-    if (mod && mod.__esModule) return mod;
-    var result = {};
-    if (mod != null) for (var k in mod) if (k !== "default" && Object.prototype.hasOwnProperty.call(mod, k)) __createBinding(result, mod, k);
-    __setModuleDefault(result, mod);
-    return result;
-};
+var __importStar = (this && this.__importStar) || (function () {
+    var ownKeys = function(o) {
+        ownKeys = Object.getOwnPropertyNames || function (o) {
+            var ar = [];
+            for (var k in o) if (Object.prototype.hasOwnProperty.call(o, k)) ar[ar.length] = k;
+            return ar;
+        };
+        return ownKeys(o);
+    };
+    return function (mod) {
+        if (mod && mod.__esModule) return mod;
+        var result = {};
+        if (mod != null) for (var k = ownKeys(mod), i = 0; i < k.length; i++) if (k[i] !== "default") __createBinding(result, mod, k[i]);
+        __setModuleDefault(result, mod);
+        return result;
+    };
+})();
 var __importDefault = (this && this.__importDefault) || function (mod) {
     return (mod && mod.__esModule) ? mod : { "default": mod };
 };
@@ -58566,6 +58747,9 @@ const recognisers = [
     new sbcs.ISO_8859_9(),
     new sbcs.windows_1251(),
     new sbcs.windows_1256(),
+    new sbcs.windows_1257(),
+    new sbcs.windows_1258(),
+    new sbcs.windows_874(),
     new sbcs.KOI8_R(),
     new ascii_1.default(),
 ];
@@ -58621,15 +58805,27 @@ const detectFile = (filepath, opts = {}) => new Promise((resolve, reject) => {
         if (err) {
             reject(err);
         }
-        else {
+        else if (buffer) {
             resolve((0, exports.detect)(buffer));
         }
+        else {
+            reject(new Error('No error and no buffer received'));
+        }
     };
-    if (opts && opts.sampleSize) {
+    const sampleSize = (opts === null || opts === void 0 ? void 0 : opts.sampleSize) || 0;
+    if (sampleSize > 0) {
         fd = fs.openSync(filepath, 'r');
-        const sample = Buffer.allocUnsafe(opts.sampleSize);
-        fs.read(fd, sample, 0, opts.sampleSize, opts.offset, (err) => {
-            handler(err, sample);
+        let sample = Buffer.allocUnsafe(sampleSize);
+        fs.read(fd, sample, 0, sampleSize, opts.offset, (err, bytesRead) => {
+            if (err) {
+                handler(err, null);
+            }
+            else {
+                if (bytesRead < sampleSize) {
+                    sample = sample.subarray(0, bytesRead);
+                }
+                handler(null, sample);
+            }
         });
         return;
     }
@@ -58640,8 +58836,11 @@ const detectFileSync = (filepath, opts = {}) => {
     const fs = (0, node_1.default)();
     if (opts && opts.sampleSize) {
         const fd = fs.openSync(filepath, 'r');
-        const sample = Buffer.allocUnsafe(opts.sampleSize);
-        fs.readSync(fd, sample, 0, opts.sampleSize, opts.offset);
+        let sample = Buffer.allocUnsafe(opts.sampleSize);
+        const bytesRead = fs.readSync(fd, sample, 0, opts.sampleSize, opts.offset);
+        if (bytesRead < opts.sampleSize) {
+            sample = sample.subarray(0, bytesRead);
+        }
         fs.closeSync(fd);
         return (0, exports.detect)(sample);
     }
