@@ -1,7 +1,7 @@
 import { targetError } from '../errors/index.js';
 import type { TargetPolicy } from '../net/target-policy.js';
 import { gradePerf, type PerfGrade } from './perf-grade.js';
-import { timedRequest, type HopTimings } from './timed-request.js';
+import { DEFAULT_BODY_LIMIT, timedRequest, type HopTimings } from './timed-request.js';
 
 export interface PerfOptions {
   url: string;
@@ -78,7 +78,9 @@ async function timePage(opts: PerfOptions, deps: PerfDeps, keepBody: boolean): P
       redirects: redirects.length,
       contentType,
       contentEncoding: encoding,
-      decodedBytes: hop.decodedBytes,
+      // A body cut at the limit is at least that large, whatever the decoder had produced by then.
+      decodedBytes: hop.truncated ? Math.max(hop.decodedBytes, opts.maxBytes ?? DEFAULT_BODY_LIMIT) : hop.decodedBytes,
+      truncated: hop.truncated,
       headers: hop.headers,
     });
     const report: PerfReport = {

@@ -42,6 +42,9 @@ export interface TimedResponse {
   body?: Buffer;
 }
 
+/** Body bytes read at most unless told otherwise (ANALYSIS_MAX_BYTES's default). */
+export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024;
+
 const round = (n: number) => Math.round(n * 10) / 10;
 
 /**
@@ -51,7 +54,7 @@ const round = (n: number) => Math.round(n * 10) / 10;
  */
 export function timedRequest(opts: TimedRequestOptions, deps: { policy: TargetPolicy; ca?: readonly string[] }): Promise<TimedResponse> {
   const url = deps.policy.assertUrl(opts.url);
-  const { timeoutMs = 15_000, maxBytes = 5 * 1024 * 1024 } = opts;
+  const { timeoutMs = 15_000, maxBytes = DEFAULT_BODY_LIMIT } = opts;
   const mod = url.protocol === 'https:' ? https : http;
   const t0 = performance.now();
   const marks = { lookup: 0, connect: 0, secure: 0, response: 0, end: 0 };

@@ -1,5 +1,6 @@
 import type { HTTPResponse, Page } from 'puppeteer-core';
-import { BadInputError, DomainError, TargetFailedError, TargetTimeoutError, targetError } from '../errors/index.js';
+import { BadInputError, targetError } from '../errors/index.js';
+import { openPage } from './open-page.js';
 import type { TargetPolicy } from '../net/target-policy.js';
 import type { AdBlocker } from './ad-blocker.js';
 import type { BrowserPool, RenderOwner, RenderPages } from './browser-pool.js';
@@ -148,48 +149,16 @@ export const contentTypes = {
  */
 async function navigate(page: Page, url: string, timeoutMs: number): Promise<HTTPResponse | null> {
   let inflight = 0;
-  let answered = false;
   page.on('request', () => inflight++);
   page.on('requestfinished', () => inflight--);
   page.on('requestfailed', () => inflight--);
-  page.on('response', (res) => {
-    if (res.request().isNavigationRequest() && res.frame() === page.mainFrame()) answered = true;
-  });
-  let response: HTTPResponse | null;
-  try {
-    response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
-  } catch (err) {
-    throw navigationError(err, new URL(url).host, timeoutMs, answered);
-  }
+  const response = await openPage(page, url, { waitUntil: 'domcontentloaded', timeoutMs });
   await page
     .waitForFunction(() => document.readyState === 'complete', { timeout: Math.min(timeoutMs, 15_000) })
     .catch(() => undefined); // capture what there is
   // Late requests (lazy widgets, XHR after load): only pay the idle wait when some are open.
   if (inflight > 0) await page.waitForNetworkIdle({ idleTime: 250, timeout: 3_000 }).catch(() => undefined);
   return response;
-}
-
-/** `host`: the target as the caller gave it; `answered`: its document's response had arrived. */
-function navigationError(err: unknown, host: string, timeoutMs: number, answered: boolean): DomainError {
-  if (err instanceof DomainError) return err;
-  const message = (err as Error).message ?? String(err);
-  if ((err as Error).name === 'TimeoutError') {
-    return new TargetTimeoutError(
-      answered
-        ? `${host} answered, but its page did not finish loading within ${timeoutMs} ms (a very large or very slow document); try a lighter page`
-        : `${host} did not answer in time: timed out (no response within ${timeoutMs} ms)`,
-    );
-  }
-  const code = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
-  if (code === 'ERR_TUNNEL_CONNECTION_FAILED' || code === 'ERR_ACCESS_DENIED') {
-    // The safety proxy refused the address the name resolved to (or could not reach it).
-    return new TargetFailedError(`${host} is unreachable or not an allowed address`);
-  }
-  if (code === 'ERR_INVALID_AUTH_CREDENTIALS') return new TargetFailedError(`${host} refused the HTTP credentials; check http_username and http_password`);
-  if (code === 'ERR_ABORTED') {
-    return new TargetFailedError(`the navigation was aborted: ${host} sent no page the browser shows (it started a download or closed the page)`);
-  }
-  return targetError(err, host); // DNS, refused, reset, certificate: as every other check words them
 }
 
 async function runScript(page: Page, js: string) {

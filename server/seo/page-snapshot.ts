@@ -4,6 +4,7 @@ import type { SafeHttp } from '../net/safe-http.js';
 import type { RenderPages } from '../render/browser-pool.js';
 import { watchDocumentHeaders } from '../techstack/browser-signals.js';
 import { fetchPage } from '../techstack/page-fetch.js';
+import { openPage } from '../render/open-page.js';
 
 /** One response header line; a header sent twice is two entries, as Lighthouse sees them. */
 export interface RawHeader {
@@ -31,6 +32,8 @@ export interface PageSnapshot {
   headers: RawHeader[];
   html: string;
   bytes: number;
+  /** Reading stopped at the service's size limit: the page is larger than `bytes`. */
+  truncated?: boolean;
   /** Set in render mode. */
   live?: LiveFacts;
 }
@@ -52,14 +55,14 @@ export async function fetchSnapshot(opts: LoadOptions, http: SafeHttp): Promise<
     throw new BadInputError(`url must point to an HTML page; it answered Content-Type ${type.split(';')[0]}`);
   }
   const headers = Object.entries(p.headerLines).flatMap(([name, values]) => values.map((value) => ({ name, value })));
-  return { url: opts.url, documentUrl: p.finalUrl, finalUrl: p.finalUrl, status: p.status, headers, html: p.body, bytes: p.bytes };
+  return { url: opts.url, documentUrl: p.finalUrl, finalUrl: p.finalUrl, status: p.status, headers, html: p.body, bytes: p.bytes, truncated: p.truncated };
 }
 
 /** Loads the page in Chromium (the pool and its safety proxy) and snapshots the DOM after scripts ran. */
 export async function renderSnapshot(opts: LoadOptions, browser: RenderPages, http: SafeHttp): Promise<PageSnapshot> {
   return browser.withPage({ policy: http.policy, timeoutMs: opts.timeoutMs + 5_000 }, async (page) => {
     const documentHeaders = await watchDocumentHeaders(page);
-    const response = await page.goto(opts.url, { waitUntil: 'load', timeout: opts.timeoutMs });
+    const response = await openPage(page, opts.url, { waitUntil: 'load', timeoutMs: opts.timeoutMs });
     // Single-page apps keep working after `load`; give their requests a moment to settle.
     await page.waitForNetworkIdle({ idleTime: 300, timeout: 3_000 }).catch(() => undefined);
     const html = await page.content();

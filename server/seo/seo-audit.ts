@@ -64,6 +64,7 @@ export async function auditSeo(opts: SeoOptions, deps: SeoDeps): Promise<SeoRepo
     sitemaps,
     sitemap: { reachable: sitemap.ok && /<(urlset|sitemapindex)\b/i.test(sitemap.body), url: sitemapUrl, status: sitemap.status },
     bytes: snapshot.bytes,
+    truncated: snapshot.truncated ?? false,
   });
   const list = Object.values(checks);
   return {

@@ -61,6 +61,8 @@ export interface SeoInput {
   sitemaps: string[];
   sitemap: { reachable: boolean; url: string; status: number | null };
   bytes: number;
+  /** The HTML was cut at the service's size limit. */
+  truncated: boolean;
 }
 
 /** Runs every check on a fetched or rendered page. */
@@ -77,7 +79,7 @@ export function runSeoChecks(input: SeoInput): Record<SeoCheckName, SeoCheck> {
     link_text: linkText(a),
     hreflang: hreflang(a),
     crawlable_anchors: crawlableAnchors(a),
-    ...sitelensChecks({ $: input.$, artifacts: a, bytes: input.bytes, sitemap: input.sitemap }),
+    ...sitelensChecks({ $: input.$, artifacts: a, bytes: input.bytes, truncated: input.truncated, sitemap: input.sitemap }),
   };
   const entries = (Object.keys(seoCheckSpecs) as SeoCheckName[]).map((name) => [name, finish(name, outcomes[name])] as const);
   return Object.fromEntries(entries) as Record<SeoCheckName, SeoCheck>;

@@ -9,6 +9,8 @@ export interface SitelensInput {
   $: CheerioAPI;
   artifacts: PageArtifacts;
   bytes: number;
+  /** The HTML was cut at the service's size limit: it is larger than `bytes`. */
+  truncated: boolean;
   sitemap: { reachable: boolean; url: string; status: number | null };
 }
 
@@ -17,7 +19,8 @@ const text = (s: string | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
 const at = (el: Element, reason: string): SeoItem => ({ reason, element: elementRef(el) });
 
 /** The checks Lighthouse's SEO category does not have; their rules are ours. */
-export function sitelensChecks({ $, artifacts: a, bytes, sitemap }: SitelensInput) {
+export function sitelensChecks({ $, artifacts: a, bytes, truncated, sitemap }: SitelensInput) {
+  const size = `${truncated ? 'more than ' : ''}${Math.round(bytes / 1024)} KB`;
   const metaEl = (key: string) => $(`meta[name="${key}" i], meta[property="${key}" i]`).first();
   const meta = (key: string) => text(metaEl(key).attr('content')) || undefined;
   const final = new URL(a.finalUrl);
@@ -39,9 +42,9 @@ export function sitelensChecks({ $, artifacts: a, bytes, sitemap }: SitelensInpu
     page_weight: {
       pass: bytes <= MAX_PAGE_BYTES,
       value: bytes,
-      message: `HTML is ${Math.round(bytes / 1024)} KB (500 KB at most)`,
-      recommendation: `Reduce the HTML from ${Math.round(bytes / 1024)} KB to under 500 KB (inline data, repeated markup).`,
-      items: bytes <= MAX_PAGE_BYTES ? [] : [{ reason: `${Math.round(bytes / 1024)} KB of HTML`, url: a.finalUrl }],
+      message: `HTML is ${size} (500 KB at most)${truncated ? '; reading stopped at this service\'s limit, so the checks saw only its start' : ''}`,
+      recommendation: `Reduce the HTML from ${size} to under 500 KB (inline data, repeated markup).`,
+      items: bytes <= MAX_PAGE_BYTES ? [] : [{ reason: `${size} of HTML`, url: a.finalUrl }],
     } satisfies Outcome,
     twitter_card: twitterCard(meta('twitter:card')),
     sitemap: {

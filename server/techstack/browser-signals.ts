@@ -1,4 +1,5 @@
 import type { HTTPResponse, Page } from 'puppeteer-core';
+import { openPage } from '../render/open-page.js';
 import { DOM_LIMITS, type DomLimits } from './dom-reader.js';
 import type { DomQuery, FingerprintDb } from './fingerprint-db.js';
 import { addValue, cookiesFromSetCookie, documentSignals, TEXT_MAX_CHARS, type DomFinding, type PageSignals } from './page-signals.js';
@@ -39,7 +40,7 @@ export async function browserSignals(page: Page, url: string, db: FingerprintDb,
     }
   });
   const documentHeaders = await watchDocumentHeaders(page);
-  const response = await page.goto(url, { waitUntil: 'load', timeout: opts.timeoutMs });
+  const response = await openPage(page, url, { waitUntil: 'load', timeoutMs: opts.timeoutMs });
   await page.waitForNetworkIdle({ idleTime: 300, timeout: 2_000 }).catch(() => undefined); // late scripts are optional
   const headerLines: Record<string, string[]> = {};
   for (const [name, value] of Object.entries((await documentHeaders()) ?? response?.headers() ?? {})) {

@@ -16,6 +16,7 @@ describe('gradePerf, the performance rubric', () => {
     contentType: 'text/html; charset=utf-8',
     contentEncoding: 'br',
     decodedBytes: 40_000,
+    truncated: false,
     headers: { 'cache-control': 'max-age=300', etag: '"x"' },
   };
   const grade = (change: Partial<PerfGradeInput>) => gradePerf({ ...best, ...change });
