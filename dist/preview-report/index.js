@@ -66360,10 +66360,12 @@ function gradePerf(i) {
         lose(20, `slow: ${ms} ms in total; aim for under 300 ms`);
     else if (ms > 300)
         lose(10, `${ms} ms in total; under 300 ms earns full marks`);
+    // A body cut at the limit is larger than what was read, and the issues say so.
+    const size = i.truncated ? `more than ${formatBytes(i.decodedBytes)} (reading stopped at this service's limit)` : formatBytes(i.decodedBytes);
     const type = i.contentType.split(';')[0].trim() || 'the response';
     const compressed = /\b(gzip|br|zstd|deflate|compress)\b/i.test(i.contentEncoding);
     if (!compressed && TEXT.test(i.contentType) && i.decodedBytes >= 1024) {
-        lose(20, `no compression: enable gzip or br for ${type} (${formatBytes(i.decodedBytes)} sent uncompressed)`);
+        lose(20, `no compression: enable gzip or br for ${type} (${size} sent uncompressed)`);
     }
     const cc = (i.headers['cache-control'] ?? '').toLowerCase();
     if (!cc && !i.headers.expires)
@@ -66372,12 +66374,14 @@ function gradePerf(i) {
         lose(5, 'Cache-Control: no-store disables every cache; use "no-cache" with an ETag when the page must be revalidated');
     if (!i.headers.etag && !i.headers['last-modified'])
         lose(5, 'no ETag or Last-Modified: add one so repeat visits can get a 304');
-    if (i.decodedBytes > 3 * 1024 * 1024)
-        lose(25, `very large response: ${formatBytes(i.decodedBytes)}; keep pages under 500 KB`);
-    else if (i.decodedBytes > 1024 * 1024)
-        lose(15, `large response: ${formatBytes(i.decodedBytes)}; keep pages under 500 KB`);
-    else if (i.decodedBytes > 500 * 1024)
-        lose(5, `response of ${formatBytes(i.decodedBytes)}; keep pages under 500 KB`);
+    // A body cut at a size is larger than it.
+    const over = (n) => i.decodedBytes > n || (i.truncated && i.decodedBytes >= n);
+    if (over(3 * 1024 * 1024))
+        lose(25, `very large response: ${size}; keep pages under 500 KB`);
+    else if (over(1024 * 1024))
+        lose(15, `large response: ${size}; keep pages under 500 KB`);
+    else if (over(500 * 1024))
+        lose(5, `response of ${size}; keep pages under 500 KB`);
     if (i.redirects > 0)
         lose(Math.min(10, 5 * i.redirects), `${i.redirects} redirect(s) before the final page: link to the final URL directly`);
     score = Math.max(0, score);
