@@ -42,7 +42,7 @@ export const widgetScript = String.raw`(function () {
     '<span class="broken muted">checking links</span><a class="details" target="_blank" rel="noopener">details</a></div>';
   var statusUrl = base + '/api/deadlinks/status?url=' + encodeURIComponent(site);
   var details = root.querySelector('.details');
-  details.href = statusUrl;
+  details.href = statusUrl + '&format=html'; // a page a person reads, not the JSON the widget reads
   function show(score, text, color) {
     root.querySelector('.score').textContent = score;
     root.querySelector('.broken').textContent = text;

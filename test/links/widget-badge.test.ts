@@ -72,10 +72,32 @@ describe('dead-link widget, status endpoint and badge', () => {
       });
       expect(seen.score).to.equal('75%');
       expect(seen.broken).to.equal('1 broken of 4 links');
-      expect(seen.details).to.equal(`${svc.url}/api/deadlinks/status?url=${encodeURIComponent(site.url + '/')}`);
+      expect(seen.details).to.equal(`${svc.url}/api/deadlinks/status?url=${encodeURIComponent(site.url + '/')}&format=html`);
       expect(seen.display).to.equal('inline-flex');
       expect(seen.textColor).not.to.equal('rgb(255, 0, 0)');
       expect(seen.background).to.equal(theme === 'light' ? 'rgb(255, 255, 255)' : 'rgb(13, 17, 23)');
     });
   }
+
+  it('the widget\'s "details" link opens a page a person reads: the score, the broken links, how to run a full check', async function () {
+    this.timeout(30_000);
+    const details = `${svc.url}/api/deadlinks/status?url=${encodeURIComponent(site.url + '/')}&format=html`;
+    const seen = await svc.deps.browser.withPage({ owner: internalRenderOwner, policy: svc.deps.http.policy, timeoutMs: 20_000 }, async (page) => {
+      const res = await page.goto(details, { waitUntil: 'load' });
+      return {
+        type: res?.headers()['content-type'],
+        title: await page.title(),
+        heading: await page.$eval('h1', (h) => h.textContent),
+        text: await page.evaluate(() => document.body.innerText),
+        broken: await page.$$eval('td a', (as) => as.map((a) => (a as HTMLAnchorElement).href)),
+      };
+    });
+    expect(seen.type).to.match(/^text\/html/);
+    expect(seen.title).to.equal(`Link status of ${site.url}/`);
+    expect(seen.heading).to.equal(`Link status of ${site.url}/`);
+    expect(seen.text).to.include('75% healthy');
+    expect(seen.text).to.include('1 broken link among 4 links checked on 1 page');
+    expect(seen.broken).to.deep.equal([`${site.url}/gone`]);
+    expect(seen.text).to.include(`/api/deadlinks?url=${encodeURIComponent(site.url + '/')}`);
+  });
 });

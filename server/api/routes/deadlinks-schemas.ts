@@ -188,3 +188,8 @@ export const statusQuery = z.object({
   url: qUrl().describe('The site whose latest status is wanted'),
 });
 
+/** The status endpoint's own query: the badge shares `url`, the status is also a page a person reads. */
+export const statusPageQuery = statusQuery.extend({
+  format: z.enum(['json', 'html']).default('json').describe('`json` (default) for scripts and the widget; `html`, the page the widget\'s "details" link opens'),
+});
+

@@ -6,7 +6,8 @@ import { defineRoute, errorResponse } from '../route.js';
 import { openEventStream } from '../event-stream.js';
 import { deadlinkDocumentRoutes } from './deadlinks-documents.js';
 import { formatReport, linkFilters, sendReport } from './deadlinks-output.js';
-import { deadlinkReport, deadlinksQuery, siteStatus, statusQuery } from './deadlinks-schemas.js';
+import { deadlinkReport, deadlinksQuery, siteStatus, statusPageQuery, statusQuery } from './deadlinks-schemas.js';
+import { siteStatusPage } from '../../public/site-status-page.js';
 import { renderBadge } from '../../links/badge.js';
 import { checkReadme } from '../../links/github-readme.js';
 import type { DeadLinkReport } from '../../links/report.js';
@@ -109,16 +110,22 @@ export function deadlinkRoutes(deps: AppDeps) {
       summary: 'Cached link status of a site (for the widget)',
       description: `The latest status of a site from any completed check (full or quick), kept ${c.LINK_STATUS_TTL_SECONDS} s. On a miss one quick check runs (shared by concurrent callers; ${c.LINK_STATUS_CHECKS_PER_HOUR} misses per IP per hour), so page visitors of a site with the widget do not use the keyless crawl limit. CORS: any origin.`,
       key: 'none',
-      query: statusQuery,
+      query: statusPageQuery,
       responses: {
-        200: { description: 'Status', content: { 'application/json': siteStatus } },
+        200: { description: 'Status', content: { 'application/json': siteStatus, 'text/html': 'text' } },
         400: errorResponse('Invalid url'),
         429: errorResponse('Too many uncached checks from this address'),
         502: errorResponse('The url could not be checked'),
       },
       async handler({ query, owner, req, res }) {
         const status = await statusOf(query.url, req.ip ?? 'unknown', owner);
-        res.set('Cache-Control', 'public, max-age=300').json({ ...status, badge_url: badgeUrl(query.url) });
+        res.set('Cache-Control', 'public, max-age=300');
+        if (query.format === 'html') {
+          const json = `${c.baseUrl}/api/deadlinks/status?url=${encodeURIComponent(query.url)}`;
+          res.type('html').send(siteStatusPage(status, { badge: badgeUrl(query.url), json, docs: `${c.baseUrl}/` }));
+          return;
+        }
+        res.json({ ...status, badge_url: badgeUrl(query.url) });
       },
     }),
     defineRoute({
