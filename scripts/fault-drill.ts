@@ -13,8 +13,10 @@
  * - worker: queues --jobs screenshots of --page-url (with --webhook-url if given), runs
  *   --kill-worker once the first is processing, and follows every job to its end.
  * - hostile: four endless-loop renders with --key, then, once the server's /metrics shows
- *   them open or waiting in its browser pool, a normal screenshot with --other-key (or
- *   --key), and how long it took next to one without the attack.
+ *   them open or waiting in its browser pool, a normal screenshot by another caller, and how
+ *   long it took next to one without the attack. The other caller is --other-key, or a free
+ *   key the drill creates (POST /api/keys): with --key on both sides the figure would measure
+ *   the attacker's own share, not fairness between callers.
  * The shell commands run here, on the drill's machine, exactly as given.
  */
 import { execSync } from 'node:child_process';
@@ -164,10 +166,25 @@ async function workerDrill() {
   }
 }
 
+/** The second caller of the hostile drill: --other-key, or a fresh free key; never the attacker's own. */
+async function otherCaller(d: string): Promise<string | undefined> {
+  if (opt['other-key'] && opt['other-key'] !== opt.key) return opt['other-key'];
+  if (opt['other-key']) say(d, '--other-key is --key: the fairness figure needs a second caller, so the drill makes one');
+  const created = await call('/api/keys', { method: 'POST' });
+  if (created.status !== 200) {
+    say(d, describe('POST /api/keys (a key for the other caller)', created));
+    return undefined;
+  }
+  say(d, 'created a free key for the other caller (POST /api/keys); give --other-key to use your own');
+  return (JSON.parse(created.body) as { api_key: string }).api_key;
+}
+
 async function hostileDrill() {
   const d = 'hostile';
   if (!opt.key) return say(d, 'skipped: give --key (and --other-key for the second caller)');
-  const shot = () => call(`/api/screenshot?url=${encodeURIComponent(opt['page-url'] ?? '')}&full_page=false`, { headers: keyed(opt['other-key'] ?? opt.key) });
+  const other = await otherCaller(d);
+  if (!other) return say(d, 'skipped: no second caller (give --other-key), so fairness between callers cannot be measured');
+  const shot = () => call(`/api/screenshot?url=${encodeURIComponent(opt['page-url'] ?? '')}&full_page=false`, { headers: keyed(other) });
   const alone = await shot();
   say(d, describe('GET /api/screenshot alone', alone));
   const loop = '<!doctype html><script>while (true) {}</script>';

@@ -29,6 +29,7 @@ describe('faults: the operator\'s fault drill (scripts/fault-drill.ts)', functio
     redis = await startOwnRedis();
     dir = await mkdtemp(path.join(os.tmpdir(), 'drill-'));
     site = await serve({
+      '/calm': page,
       '/': (_req, res) => {
         if (holding) {
           heldRenders++;
@@ -90,5 +91,19 @@ describe('faults: the operator\'s fault drill (scripts/fault-drill.ts)', functio
     expect(stdout).to.match(/redis  \| POST \/api\/keys -> 503 Retry-After: \d+ \(\d+ ms\): the service store \(Redis\) is unavailable/);
     expect(stdout).to.match(/redis  \| GET \/api\/health -> 200 \(\d+ ms\) status=degraded/);
     expect(stdout).to.match(/redis  \| POST \/api\/keys -> 200 .*answering again \d+ ms after the start command returned/);
+  });
+
+  it('without --other-key, the hostile drill makes a key for the second caller instead of measuring the attacker against itself', async () => {
+    const { stdout } = await run(process.execPath, [
+      '--import', 'tsx', 'scripts/fault-drill.ts',
+      '--base-url', api.url,
+      '--key', String(process.env.DRILL_KEY),
+      '--page-url', `${site.url}/calm`,
+      '--drills', 'hostile',
+      '--timeout-s', '60',
+    ], { timeout: 120_000 });
+    expect(stdout).to.match(/hostile\| created a free key for the other caller \(POST \/api\/keys\); give --other-key to use your own/);
+    expect(stdout).to.match(/hostile\| GET \/api\/screenshot during four endless-loop renders -> 200/);
+    expect(stdout).to.match(/hostile\| the attack delayed the other caller by -?\d+ ms/);
   });
 });
