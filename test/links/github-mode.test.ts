@@ -191,4 +191,16 @@ describe('GET /api/deadlinks?github=owner/repo, when the GitHub API cannot be re
       await svc.close();
     }
   });
+
+  it('a GitHub API whose name does not resolve: 502 naming the GitHub API and dns, not url', async () => {
+    const svc = await startTestService({ GITHUB_API_URL: 'http://no-such-host.invalid' });
+    try {
+      const r = await svc.call('/api/deadlinks?github=acme/docs', { headers: { 'x-api-key': await svc.newKey('business') } });
+      expect(r.status, r.text).to.equal(502);
+      expect(r.body.error).to.match(/^the GitHub API could not be reached \(dns\): /);
+      expect(r.body.error).not.to.match(/\burl\b/);
+    } finally {
+      await svc.close();
+    }
+  });
 });
