@@ -1,7 +1,7 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Redis } from 'ioredis';
 import { parseArgs } from 'node:util';
 import { createConfig, type Config } from '../config.js';
-import { answers, connectOptionsOf, embeddedSocketPath, optionsFromUrl, sentinelOptions, withoutPassword } from '../store/redis.js';
+import { connectOptionsOf, embeddedSocketPath, locateRedis } from '../store/redis.js';
 import { createReplicaWait } from '../store/replica-wait.js';
 import { hashKey, KeyStore, type KeyRecord } from './key-store.js';
 import { tierNames, type Tier } from './tiers.js';
@@ -113,22 +113,8 @@ async function list(store: KeyStore, redis: Redis): Promise<number> {
  * lost to the service.
  */
 async function connect(config: Config): Promise<Redis> {
-  let where: RedisOptions;
-  let label: string;
-  const { sentinel } = connectOptionsOf(config);
-  if (sentinel) {
-    where = sentinelOptions(sentinel);
-    label = `the primary ${sentinel.name} of the Sentinels ${config.REDIS_SENTINELS?.map((n) => `${n.host}:${n.port}`).join(',')}`;
-  } else if (config.REDIS_URL) {
-    where = optionsFromUrl(config.REDIS_URL);
-    label = withoutPassword(config.REDIS_URL);
-  } else if (await answers({ host: '127.0.0.1', port: 6379 })) {
-    where = { host: '127.0.0.1', port: 6379 };
-    label = '127.0.0.1:6379';
-  } else {
-    where = { path: embeddedSocketPath(config.REDIS_DATA_DIR) };
-    label = `the embedded redis-server's socket ${where.path}`;
-  }
+  const socket = embeddedSocketPath(config.REDIS_DATA_DIR);
+  const { where, label } = (await locateRedis(connectOptionsOf(config))) ?? { where: { path: socket }, label: `the embedded redis-server's socket ${socket}` };
   const redis = new Redis({ ...where, lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 1, retryStrategy: () => null });
   let cause: Error | undefined;
   redis.on('error', (err: Error) => (cause ??= err)); // the socket's error, which connect() reports only as "Connection is closed"

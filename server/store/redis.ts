@@ -66,19 +66,9 @@ export const RECONNECT_MS = 250;
  * and BullMQ's own backoff grows to 20 s), so all work again as soon as Redis is back.
  */
 export async function connectRedis(opts: ConnectOptions): Promise<RedisHandle> {
-  let where: RedisOptions;
   let child: ChildProcess | undefined;
-  let label: string;
-  if (opts.sentinel) {
-    where = sentinelOptions(opts.sentinel);
-    label = `sentinels ${opts.sentinel.sentinels.map((s) => `${s.host}:${s.port}`).join(',')} (primary ${opts.sentinel.name})`;
-  } else if (opts.url) {
-    where = optionsFromUrl(opts.url);
-    label = withoutPassword(opts.url);
-  } else if (await answers({ host: '127.0.0.1', port: 6379 })) {
-    where = { host: '127.0.0.1', port: 6379 };
-    label = 'redis://127.0.0.1:6379 (REDIS_URL unset; one was answering there)';
-  } else {
+  let { where, label } = (await locateRedis(opts)) ?? { where: undefined, label: '' };
+  if (!where) {
     ({ child, connection: where } = await startEmbedded(opts.dataDir));
     label = `embedded redis-server (REDIS_URL unset; data in ${path.resolve(opts.dataDir)})`;
   }
@@ -110,6 +100,22 @@ export async function connectRedis(opts: ConnectOptions): Promise<RedisHandle> {
       }
     },
   };
+}
+
+/**
+ * The Redis the settings name (Sentinels, REDIS_URL), else one answering on 127.0.0.1:6379,
+ * with how the logs name it; undefined when there is none (the service then starts its own).
+ */
+export async function locateRedis(opts: Pick<ConnectOptions, 'url' | 'sentinel'>): Promise<{ where: RedisOptions; label: string } | undefined> {
+  if (opts.sentinel) {
+    const sentinels = opts.sentinel.sentinels.map((s) => `${s.host}:${s.port}`).join(',');
+    return { where: sentinelOptions(opts.sentinel), label: `sentinels ${sentinels} (primary ${opts.sentinel.name})` };
+  }
+  if (opts.url) return { where: optionsFromUrl(opts.url), label: withoutPassword(opts.url) };
+  if (await answers({ host: '127.0.0.1', port: 6379 })) {
+    return { where: { host: '127.0.0.1', port: 6379 }, label: 'redis://127.0.0.1:6379 (REDIS_URL unset; one was answering there)' };
+  }
+  return undefined;
 }
 
 /** ioredis options for a `redis:`, `rediss:` or `unix:` URL. */
@@ -149,7 +155,7 @@ export function sentinelOptions(t: SentinelTarget): RedisOptions {
 }
 
 /** The URL as an operator may read it in a log: the password replaced by `***`. */
-export function withoutPassword(url: string): string {
+function withoutPassword(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = '***';
@@ -160,7 +166,7 @@ export function withoutPassword(url: string): string {
 }
 
 /** True when a Redis answers PING there (one try, half a second). */
-export async function answers(options: RedisOptions): Promise<boolean> {
+async function answers(options: RedisOptions): Promise<boolean> {
   const probe = new Redis({ ...options, lazyConnect: true, connectTimeout: 500, maxRetriesPerRequest: 0, retryStrategy: () => null });
   probe.on('error', () => {}); // the probe's failure is the answer
   try {
