@@ -116,16 +116,34 @@ export async function crawlSite(opts: CrawlOptions, deps: CrawlDeps): Promise<Cr
   const crawlable = (link: FoundLink, entry: LedgerEntry) =>
     link.navigational && entry.scope === 'internal' && !NON_HTML.test(new URL(entry.url).pathname) && queuedPages < opts.maxPages;
 
+  /**
+   * Same-site pages and style sheets outside `check_only=external`: still crawled and read for
+   * the external links on them, never reported (the link itself counts as skipped).
+   */
+  const unreported = new Map<string, LedgerEntry>();
+  const readOnly = (link: FoundLink): LedgerEntry | undefined => {
+    const read = link.navigational || link.resource === 'stylesheet';
+    const n = opts.checkOnly === 'external' && read ? normalise(link.url) : null;
+    if (!n || ledger.excludes(link.url) || !sameSiteHost(n.norm, start)) return undefined;
+    let e = unreported.get(n.norm);
+    if (!e) unreported.set(n.norm, (e = { url: n.norm, scope: 'internal', resources: new Set([link.resource]), sources: [], fragments: new Map() }));
+    return e;
+  };
+  const record = (entry: LedgerEntry, result: CheckResult) => {
+    if (unreported.has(entry.url)) entry.result ??= result;
+    else ledger.record(entry, result);
+  };
+
   /** Records a link found on a page, then crawls it (same-site page), reads it (same-site style sheet) or checks it. */
   const follow = (link: FoundLink, from: string) => {
-    const e = ledger.add(link, { page: from });
+    const e = ledger.add(link, { page: from }) ?? readOnly(link);
     if (!e || e.result || ledger.isClaimed(e.url)) return;
     if (crawlable(link, e)) enqueue(e);
     else if (link.resource === 'stylesheet' && e.scope === 'internal' && stylesheets < MAX_STYLESHEETS) {
       stylesheets++;
       ledger.claim(e.url);
       ledger.track(readStylesheet(e));
-    } else ledger.schedule(e);
+    } else if (!unreported.has(e.url)) ledger.schedule(e);
   };
 
   /** A same-site style sheet: checked, and its `url()`s and `@import`s followed (relative to the sheet). */
@@ -139,7 +157,7 @@ export async function crawlSite(opts: CrawlOptions, deps: CrawlDeps): Promise<Cr
         follow(url ? { url, resource, navigational: false } : { url: ref.value, resource, navigational: false }, entry.url);
       }
     }
-    ledger.record(entry, out.result);
+    record(entry, out.result);
   };
 
   const loader = new PageLoader({
@@ -147,7 +165,7 @@ export async function crawlSite(opts: CrawlOptions, deps: CrawlDeps): Promise<Cr
     renders,
     sameSite: (url) => sameSiteHost(url, start),
     crawlable: (url) =>
-      opts.checkOnly !== 'external' && sameSiteHost(url, start) && !NON_HTML.test(new URL(url).pathname) && !ledger.excludes(url) && !ledger.isClaimed(url),
+      sameSiteHost(url, start) && !NON_HTML.test(new URL(url).pathname) && !ledger.excludes(url) && !ledger.isClaimed(url),
     deadline: opts.deadline,
     signal: opts.signal,
     speculationBudget: opts.maxPages,
@@ -181,7 +199,7 @@ export async function crawlSite(opts: CrawlOptions, deps: CrawlDeps): Promise<Cr
       result = clientRedirect(result, to, to === refresh ? 'meta_refresh' : 'script');
       follow({ url: to, resource: 'page', navigational: true }, entry.url);
     }
-    ledger.record(entry, result);
+    record(entry, result);
   };
 
   enqueue(startEntry);

@@ -37,11 +37,16 @@ describe('GET /api/deadlinks, full mode', () => {
     expect(about.found_on).to.deep.equal([`${fx.site.url}/`]);
   });
 
-  it('with check_only=external, reports only external links', async () => {
+  it('with check_only=external, still crawls the internal pages and reports only the external links found on all of them', async () => {
     const r = await get(`render=false&check_only=external&url=${encodeURIComponent(fx.site.url + '/')}`);
+    expect(r.status, r.text).to.equal(200);
     expect(r.body.broken_links.every((i: any) => i.type === 'external')).to.equal(true);
     expect(r.body.summary.internal_links).to.equal(0);
+    // ext/deep-gone is only on /docs/guide, a page below the start page.
     expect(Object.keys(brokenOf(r.body)).sort()).to.deep.equal(Object.keys(fx.crawlBroken).filter((u) => !u.startsWith(fx.site.url)).sort());
+    expect(r.body.broken_links.find((i: any) => i.url.endsWith('/deep-gone')).found_on).to.deep.equal([`${fx.site.url}/docs/guide`]);
+    expect(r.body.pages_crawled).to.be.greaterThan(1);
+    expect(r.body.summary.skipped_links).to.be.greaterThan(0); // the internal links, counted as not checked by rule
   });
 
   it('rendering in Chromium, also finds the link inserted by a script', async function () {

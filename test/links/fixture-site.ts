@@ -75,7 +75,7 @@ export async function scenarioSite() {
       <script>document.addEventListener('DOMContentLoaded', () => document.body.insertAdjacentHTML('beforeend', '<a href="/js-broken">js</a>'));</script>
     `),
     '/about': html('<h2 id="team">Team</h2><a href="/">home</a>'),
-    '/docs/guide': html('<a href="intro">intro</a> <a href="../missing-rel">up</a> <a href="./guide">self</a>'),
+    '/docs/guide': html(`<a href="intro">intro</a> <a href="../missing-rel">up</a> <a href="./guide">self</a> <a href="${ext.url}/deep-gone">ext</a>`),
     '/docs/intro': html('<p>intro</p>'),
     '/gone': status(410),
     '/error': status(500),
@@ -116,7 +116,8 @@ export async function scenarioSite() {
     [`${s}/loop-a`]: 'redirect_loop',
     [`${s}/img/missing.png`]: 'http_404',
   };
-  const crawlBroken = { ...quickBroken, [`${s}/missing-rel`]: 'http_404' };
+  // Links on pages below the start page: only a crawl finds them.
+  const crawlBroken = { ...quickBroken, [`${s}/missing-rel`]: 'http_404', [`${ext.url}/deep-gone`]: 'http_404' };
   const renderedBroken = { ...crawlBroken, [`${s}/js-broken`]: 'http_404' };
   return {
     site,
