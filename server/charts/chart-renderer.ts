@@ -1,6 +1,7 @@
 import { Piscina } from 'piscina';
 import { BadInputError, OverLimitError } from '../errors/index.js';
 import type { ChartTask, ChartTaskResult } from './chart-worker.js';
+import { workerModule } from '../worker-module.js';
 
 export type { ChartTask };
 
@@ -29,7 +30,7 @@ export function createChartRenderer(opts: ChartRendererOptions): ChartRenderer {
   const maxQueue = opts.maxQueue ?? opts.threads * 32;
   const getPool = () =>
     (pool ??= new Piscina({
-      filename: new URL('./chart-worker.ts', import.meta.url).href,
+      filename: workerModule(import.meta.url, 'chart-worker').href,
       minThreads: 1,
       maxThreads: opts.threads,
       maxQueue,

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 import type { PixelDiffTask, PixelDiffTaskResult } from './pixel-diff-worker.js';
+import { workerModule } from '../worker-module.js';
 
 export interface PixelDiffOptions {
   /** pixelmatch colour threshold, 0 (strict) to 1. @default 0.1 */
@@ -43,7 +44,7 @@ export async function diffPngs(baseline: Buffer, candidate: Buffer, opts: PixelD
 /** pixelmatch takes ~100 ms per 10 MP: off the event loop, in a short-lived worker thread. */
 function runInWorker(task: PixelDiffTask): Promise<PixelDiffTaskResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./pixel-diff-worker.ts', import.meta.url), { workerData: task });
+    const worker = new Worker(workerModule(import.meta.url, 'pixel-diff-worker'), { workerData: task });
     worker.once('message', (result: PixelDiffTaskResult) => resolve(result));
     worker.once('error', reject);
     worker.once('exit', (code) => {

@@ -3,6 +3,7 @@ import { Piscina } from 'piscina';
 import type { ExtractTask } from './extract-worker.js';
 import type { DocumentInput } from './document-input.js';
 import { documentKind, type ExtractedDocument } from './extract-document.js';
+import { workerModule } from '../worker-module.js';
 
 export interface DocumentExtractor {
   /** Every document's links and anchors; a document that cannot be read in time comes back with `error`. */
@@ -27,7 +28,7 @@ export function createDocumentExtractor(opts: ExtractorOptions): DocumentExtract
   let pool: Piscina | undefined;
   const getPool = () =>
     (pool ??= new Piscina({
-      filename: new URL('./extract-worker.ts', import.meta.url).href,
+      filename: workerModule(import.meta.url, 'extract-worker').href,
       minThreads: 0,
       maxThreads: opts.threads,
       idleTimeout: 30_000,
