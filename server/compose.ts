@@ -45,15 +45,8 @@ export async function composeService(
   opts: { log?: Logger; /** A pool shared with other services (tests); not closed by this one. */ browser?: BrowserPool } = {},
 ): Promise<Service> {
   const log = opts.log ?? createLogger(config.LOG_LEVEL);
-  const redisHandle = await connectRedis(connectOptionsOf(config));
+  const redisHandle = await connectRedis({ ...connectOptionsOf(config), log });
   const { redis } = redisHandle;
-  let lastWarning = 0;
-  redis.on('error', (err) => {
-    // While Redis is away the client retries every quarter second; one line every few seconds says so.
-    if (Date.now() - lastWarning < 5_000) return;
-    lastWarning = Date.now();
-    log.warn({ err: err.message }, 'redis connection error');
-  });
   const replicated = createReplicaWait({ replicas: config.REDIS_WAIT_REPLICAS, timeoutMs: config.REDIS_WAIT_TIMEOUT_MS, log });
   const policy = createTargetPolicy(config.ALLOW_PRIVATE_TARGETS, { localInstance: isLoopbackHost(new URL(config.baseUrl).hostname) });
   // Pages, links and webhooks trust what the TLS check trusts (system store, TLS_EXTRA_CA_FILE).

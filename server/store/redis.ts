@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
 import { pause } from '../time-bounds.js';
 
 export interface RedisHandle {
@@ -27,6 +28,8 @@ export interface ConnectOptions {
   dataDir: string;
   /** Longest wait for one command on the request path, in ms. @default 500 */
   commandTimeoutMs?: number;
+  /** Where connection problems are said (a line every few seconds while Redis is away). */
+  log?: Logger;
 }
 
 export interface SentinelTarget {
@@ -84,7 +87,17 @@ export async function connectRedis(opts: ConnectOptions): Promise<RedisHandle> {
   const producerConnection: RedisOptions = { ...connection, enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout };
   // Auto-pipelining batches the commands of concurrent requests into one write: fewer syscalls under load.
   const redis = new Redis({ ...producerConnection, lazyConnect: true, enableAutoPipelining: true });
-  await redis.connect();
+  let lastWarning = 0;
+  redis.on('error', (err: Error) => {
+    // While Redis is away the client retries every RECONNECT_MS; one line every few seconds says so.
+    if (Date.now() - lastWarning < 5_000) return;
+    lastWarning = Date.now();
+    opts.log?.warn({ err: err.message, redis: label }, 'redis connection error');
+  });
+  // A process starts without its Redis (a slow start, a failover, containers starting together):
+  // it serves 503 with Retry-After and /readyz fails until the client, trying every
+  // RECONNECT_MS, gets through, instead of exiting.
+  await redis.connect().catch((err: Error) => opts.log?.warn({ err: err.message, redis: label }, 'redis not reachable yet; requests that need it answer 503 until it is'));
   return {
     redis,
     connection,

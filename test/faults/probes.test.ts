@@ -56,6 +56,23 @@ describe('probes: /livez and /readyz, as an orchestrator calls them', function (
     await until('/readyz to answer 200 again', async () => ((await probe(api.url, '/readyz')).status === 200 ? true : undefined), 20_000);
   });
 
+  it('a process started while its Redis is down stays up (live, not ready, 503 with Retry-After) and serves once Redis comes', async () => {
+    await redis.stop();
+    try {
+      const api = await start('serve');
+      expect((await probe(api.url, '/livez')).status).to.equal(200);
+      expect(await probe(api.url, '/readyz')).to.deep.include({ status: 503 });
+      const usage = await fetch(`${api.url}/api/keys`, { method: 'POST' });
+      expect(usage.status).to.equal(503);
+      expect(usage.headers.get('retry-after')).to.match(/^\d+$/);
+    } finally {
+      await redis.start();
+    }
+    const [api] = processes;
+    await until('/readyz to answer 200 once Redis is up', async () => ((await probe(api.url, '/readyz')).status === 200 ? true : undefined), 20_000);
+    expect((await fetch(`${api.url}/api/keys`, { method: 'POST' })).status).to.equal(200);
+  });
+
   it('on SIGTERM: /readyz answers 503 "draining" at once while the API still serves during SHUTDOWN_DELAY_MS, then the process exits 0', async () => {
     const api = await start('serve', { SHUTDOWN_DELAY_MS: '4000' });
     expect((await probe(api.url, '/readyz')).status).to.equal(200);

@@ -32,6 +32,9 @@ export interface Instance {
 const baseArgs = [
   '--no-sandbox',
   '--disable-gpu',
+  // Shared memory in /tmp, not /dev/shm: a container's /dev/shm is 64 MB by default, and a long
+  // page's renderer crashes there.
+  '--disable-dev-shm-usage',
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
