@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
-import { pause } from '../time-bounds.js';
+import { pause, timeBound } from '../time-bounds.js';
 
 export interface RedisHandle {
   /** For commands behind HTTP: fail fast instead of queueing while Redis is down. */
@@ -59,6 +59,9 @@ export function connectOptionsOf(config: Config): ConnectOptions {
 /** How soon a lost connection is tried again: every client is back within this after Redis is. */
 export const RECONNECT_MS = 250;
 
+/** How long a starting process waits for its Redis before it serves without it. */
+export const STARTUP_WAIT_MS = 10_000;
+
 /**
  * Connects to `url`; without one, to 127.0.0.1:6379 when something answers there,
  * else starts a private redis-server (AOF on, data under `dataDir`, unix socket).
@@ -94,10 +97,15 @@ export async function connectRedis(opts: ConnectOptions): Promise<RedisHandle> {
     lastWarning = Date.now();
     opts.log?.warn({ err: err.message, redis: label }, 'redis connection error');
   });
-  // A process starts without its Redis (a slow start, a failover, containers starting together):
-  // it serves 503 with Retry-After and /readyz fails until the client, trying every
-  // RECONNECT_MS, gets through, instead of exiting.
-  await redis.connect().catch((err: Error) => opts.log?.warn({ err: err.message, redis: label }, 'redis not reachable yet; requests that need it answer 503 until it is'));
+  // A Redis slow to answer (a loaded machine, containers starting together) gets a while
+  // before the process serves; one that stays away does not stop it: it serves 503 with
+  // Retry-After and /readyz fails until the client, trying every RECONNECT_MS, gets through.
+  await redis.connect().catch(async (err: Error) => {
+    opts.log?.warn({ err: err.message, redis: label, waitMs: STARTUP_WAIT_MS }, 'redis not reachable yet; waiting for it');
+    // Not events.once: it rejects on the 'error' events a reconnecting client emits meanwhile.
+    const ready = await timeBound(new Promise<true>((resolve) => redis.once('ready', () => resolve(true))), STARTUP_WAIT_MS);
+    if (!ready) opts.log?.warn({ redis: label }, 'starting without redis: requests that need it answer 503 until it is reachable');
+  });
   return {
     redis,
     connection,

@@ -3,9 +3,8 @@ import crypto from 'node:crypto';
 import sharp from 'sharp';
 import { parse } from 'yaml';
 import { readFile } from 'node:fs/promises';
-import { freePort } from '../support/service.js';
 import { until } from '../support/wait.js';
-import { buildTestImage, compose, containerOf, docker } from './support/docker.js';
+import { buildTestImage, compose, containerOf, docker, freePortPair } from './support/docker.js';
 
 interface Stack {
   services: Record<string, { command?: string[]; healthcheck?: { test: string[] }; restart?: string; deploy?: { replicas: number }; volumes?: string[] }>;
@@ -21,9 +20,9 @@ describe('compose.yaml, as `docker-compose up` runs it', function () {
   before(async function () {
     this.timeout(900_000);
     const image = await buildTestImage();
-    const port = await freePort();
+    const port = await freePortPair();
     // Two worker replicas (one is killed below); the site on the stack's own network is private.
-    env = { SITELENS_IMAGE: image, SITELENS_PORTS: `${port}-${port + 1}`, ALLOW_PRIVATE_TARGETS: 'true', JOB_LOCK_MS: '4000' };
+    env = { SITELENS_IMAGE: image, SITELENS_PORTS: `127.0.0.1:${port}-${port + 1}`, ALLOW_PRIVATE_TARGETS: 'true', JOB_LOCK_MS: '4000' };
     base = `http://127.0.0.1:${port}`;
     await compose(project, files, ['up', '-d', '--scale', 'worker=2'], env);
     // Every SiteLens container reports healthy through the image's HEALTHCHECK (/readyz).

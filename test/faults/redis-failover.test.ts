@@ -73,14 +73,7 @@ describe('faults: Redis fails over (a primary, two replicas, three Sentinels)', 
     await redis.failover();
     const now = await redis.waitForPromotionFrom(before);
     // The Sentinels demote the old primary once the new one is up; clients still on it get READONLY.
-    await until('the old primary to be a replica', async () => {
-      const old = redis.client(before);
-      try {
-        return ((await old.call('ROLE')) as [string])[0] === 'slave' ? true : undefined;
-      } finally {
-        old.disconnect();
-      }
-    });
+    await until('the old primary to be a replica', async () => ((await redis.role(before)) === 'slave' ? true : undefined));
     const atDemotion = acknowledged.length;
     await until('writes to go on after the demotion', () => (acknowledged.length >= atDemotion + 3 ? true : undefined), 20_000).catch((err: Error) => {
       throw new Error(`${err.message}; answers since: ${answers.slice(-8).map((a) => `${a.status} ${JSON.stringify(a.body).slice(0, 80)}`).join(' | ')}`);

@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import net from 'node:net';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -122,3 +123,19 @@ export function exitOf(id: string): Promise<number> {
     child.once('exit', () => resolve(Number(out.trim())));
   });
 }
+
+/** Two consecutive ports free on loopback, for compose's `P-P+1` range of two replicas. */
+export async function freePortPair(): Promise<number> {
+  const bindable = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const srv = net.createServer();
+      srv.once('error', () => resolve(false));
+      srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+    });
+  for (let tries = 0; tries < 100; tries++) {
+    const port = 20_000 + Math.floor(Math.random() * 40_000);
+    if ((await bindable(port)) && (await bindable(port + 1))) return port;
+  }
+  throw new Error('no two consecutive free ports on 127.0.0.1');
+}
+

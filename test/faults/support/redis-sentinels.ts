@@ -34,8 +34,8 @@ export interface SentinelSetup {
   failover(): Promise<void>;
   /** Waits until the Sentinels name a primary other than `port` and it takes writes. */
   waitForPromotionFrom(port: number, timeoutMs?: number): Promise<number>;
-  /** A direct client of the node on `port`, connecting on its first command (the caller disconnects it). */
-  client(port: number): Redis;
+  /** The node's replication role (`master`, `slave`), or undefined while it does not answer (a node being reconfigured drops its clients). */
+  role(port: number): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -118,6 +118,17 @@ export async function startSentinelSetup(): Promise<SentinelSetup> {
   }, 30_000, 200).then(() => undefined);
   await waitForReplicas(2);
 
+  const role = async (port: number) => {
+    const c = quietClient(port);
+    try {
+      return ((await c.call('ROLE')) as [string])[0];
+    } catch {
+      return undefined;
+    } finally {
+      c.disconnect();
+    }
+  };
+
   const stopNode = async (node: Node, signal: NodeJS.Signals) => {
     const proc = node.child;
     node.child = undefined;
@@ -146,22 +157,13 @@ export async function startSentinelSetup(): Promise<SentinelSetup> {
         `a primary other than ${port}`,
         async () => {
           const now = await primaryPort().catch(() => port);
-          if (now === port) return undefined;
-          const c = quietClient(now);
-          try {
-            const role = (await c.call('ROLE')) as [string];
-            return role[0] === 'master' ? now : undefined;
-          } catch {
-            return undefined;
-          } finally {
-            c.disconnect();
-          }
+          return now !== port && (await role(now)) === 'master' ? now : undefined;
         },
         timeoutMs,
         50,
       );
     },
-    client: (port) => quietClient(port),
+    role,
     async close() {
       await Promise.all([...nodes.values()].map((n) => stopNode(n, 'SIGTERM')));
       await fs.rm(dir, { recursive: true, force: true });
