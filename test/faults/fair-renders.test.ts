@@ -22,7 +22,7 @@ describe('faults: fair renders under hostile pages', function () {
         res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>calm</title><body style="background:#09c"><h1>calm page</h1></body>');
       },
     });
-    const env = baseEnv(redisUrl(), { BROWSER_CONCURRENCY: '4', RENDER_SCRIPT_BUDGET_MS: '3000' });
+    const env = baseEnv(redisUrl(), { BROWSER_CONCURRENCY: '4', RENDER_SCRIPT_BUDGET_MS: '2000' });
     api = await spawnService('api', env);
     keys = await keyMaker(redisUrl(), env.REDIS_PREFIX);
   });
@@ -67,7 +67,7 @@ describe('faults: fair renders under hostile pages', function () {
 
     for (const a of await Promise.all(attacks)) {
       expect(a.status).to.equal(400);
-      expect(a.body.error).to.match(/script ran for more than 3000 ms.*stopped/);
+      expect(a.body.error).to.match(/script ran for more than 2000 ms.*stopped/);
     }
   });
 
@@ -75,7 +75,7 @@ describe('faults: fair renders under hostile pages', function () {
     const { key } = await keys.newKey('business');
     const r = await screenshot(key, `&js=${encodeURIComponent('while (true) {}')}`);
     expect(r.status).to.equal(400);
-    expect(JSON.parse(r.body.toString()).error).to.match(/script ran for more than 3000 ms/);
+    expect(JSON.parse(r.body.toString()).error).to.match(/script ran for more than 2000 ms/);
     await until('the page to close', async () => ((await pagesOpen()) === 0 ? true : undefined), 10_000);
     expect((await screenshot(key)).status).to.equal(200);
   });
