@@ -51,7 +51,7 @@ export async function composeService(
   const policy = createTargetPolicy(config.ALLOW_PRIVATE_TARGETS, { localInstance: isLoopbackHost(new URL(config.baseUrl).hostname) });
   // Pages, links and webhooks trust what the TLS check trusts (system store, TLS_EXTRA_CA_FILE).
   const tlsCa = loadTrustedCas({ extraCaFile: config.TLS_EXTRA_CA_FILE });
-  const http = createSafeHttp({ policy, ca: tlsCa, connectTimeoutMs: Math.min(config.FETCH_TIMEOUT_MS, 10_000) });
+  const http = createSafeHttp({ policy, ca: tlsCa, connectTimeoutMs: Math.min(config.FETCH_TIMEOUT_MS, 10_000), connections: config.LINK_HOST_CONCURRENCY });
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log });
   const browser =
     opts.browser ??

@@ -1,62 +1,105 @@
 /**
- * Global and per-host concurrency caps with adaptive per-host backoff: a 429 (or a 503
- * with Retry-After) pauses that host until the announced time and halves its
- * concurrency; successes grow it back to the cap.
+ * How many requests a run keeps in flight, in all and per host, and in what order they go.
+ *
+ * Per host the limit adapts the way TCP's congestion window does: a host starts at
+ * `initialPerHost` and each answer that comes back without a sign of strain raises its limit
+ * by one, so it doubles every round trip while the host keeps up, up to `perHost`. Signs of
+ * strain: a 429 or 503 halves the limit (once per burst) and pauses the host until its
+ * `Retry-After`; a timeout or reset halves it; an answer slower than SLOW_MS holds it. Once a
+ * host has been cut, it grows by one per round trip only (one per `limit` answers). So a host
+ * that answers fast gets a crawl done in a few round trips, and one that struggles gets fewer
+ * requests at once until it stops saying so.
+ *
+ * Order: a request that opens more work (a page to crawl, a style sheet to read) goes before a
+ * request that only checks a link, so the crawl's critical path does not wait behind leaf
+ * checks; but such requests hold at most OPEN_SHARE of a host's limit, so pages that hang
+ * cannot keep the checks from going out.
  */
 export interface HostGateOptions {
   /** Requests in flight across all hosts. @default 64 */
   global?: number;
-  /** Requests in flight per host. @default 16 */
+  /** Most requests in flight per host, reached while the host answers fast. @default 32 */
   perHost?: number;
+  /** Requests in flight per host before it has answered (the fixed limit this service used before it adapted). @default 16 */
+  initialPerHost?: number;
 }
+
+/** `open`: its answer opens more work (pages, style sheets); `check`: a link checked only. */
+export type GatePriority = 'open' | 'check';
+
+/**
+ * How the host answered a request sent at `sentAt` (`performance.now()`), for its limit:
+ * `answered` in `ms`, or `failed` (timeout, reset).
+ */
+export type HostAnswer = { sentAt: number } & ({ kind: 'answered'; ms: number } | { kind: 'failed' });
+
+/** An answer slower than this does not raise the host's limit. */
+const SLOW_MS = 1_000;
+/** The part of a host's limit that requests opening more work may hold (the rest is kept for checks). */
+const OPEN_SHARE = 0.75;
 
 interface HostState {
   active: number;
+  /** Of `active`, requests of priority `open`. */
+  activeOpen: number;
+  /** Requests allowed in flight: the whole part of `window`. */
   limit: number;
+  window: number;
+  /** Cut at least once: grows by one per round trip, no longer one per answer. */
+  cut: boolean;
   pausedUntil: number;
-  waiting: Array<() => void>;
+  /** When the limit was last halved (`performance.now()`). */
+  cutAt: number;
+  waiting: Record<GatePriority, Array<() => void>>;
   timer?: NodeJS.Timeout;
 }
 
 export class HostGate {
   private readonly globalCap: number;
   private readonly perHost: number;
+  private readonly initialPerHost: number;
   private globalActive = 0;
-  private readonly globalWaiting: Array<() => void> = [];
+  private readonly globalWaiting: Record<GatePriority, Array<() => void>> = { open: [], check: [] };
   private readonly hosts = new Map<string, HostState>();
 
-  constructor({ global = 64, perHost = 16 }: HostGateOptions = {}) {
+  constructor({ global = 64, perHost = 32, initialPerHost = 16 }: HostGateOptions = {}) {
     this.globalCap = global;
     this.perHost = perHost;
+    this.initialPerHost = Math.min(initialPerHost, perHost);
   }
 
   /** Runs `task` once both the host's and the global slot are free. */
-  async run<T>(host: string, task: () => Promise<T>): Promise<T> {
+  async run<T>(host: string, task: () => Promise<T>, priority: GatePriority = 'check'): Promise<T> {
     const h = this.host(host);
-    await this.acquireHost(h);
+    await this.acquireHost(h, priority);
     try {
-      await this.acquireGlobal();
+      await this.acquireGlobal(priority);
       try {
         return await task();
       } finally {
         this.releaseGlobal();
       }
     } finally {
-      this.releaseHost(h);
+      this.releaseHost(h, priority);
     }
   }
 
-  /** Pauses `host` for `ms` and halves its concurrency. */
-  backoff(host: string, ms: number): void {
+  /** The host asked us to slow down (429, 503) a request sent at `sentAt`: paused for `ms`, its limit halved. */
+  backoff(host: string, ms: number, sentAt: number): void {
     const h = this.host(host);
     h.pausedUntil = Math.max(h.pausedUntil, Date.now() + ms);
-    h.limit = Math.max(1, Math.floor(h.limit / 2));
+    this.halve(h, sentAt);
   }
 
-  /** Lets a host that backed off grow its concurrency again. */
-  success(host: string): void {
+  /** What the host's last answer says about its load: the limit grows, holds or halves. */
+  answered(host: string, answer: HostAnswer): void {
     const h = this.hosts.get(host);
-    if (h && h.limit < this.perHost) h.limit += 1;
+    if (!h) return;
+    if (answer.kind === 'failed') return this.halve(h, answer.sentAt);
+    if (answer.ms >= SLOW_MS || h.window >= this.perHost) return;
+    h.window = Math.min(this.perHost, h.window + (h.cut ? 1 / h.limit : 1));
+    h.limit = Math.floor(h.window);
+    this.drainHost(h);
   }
 
   /** Milliseconds until `host` may be contacted again (0 when not paused). */
@@ -64,31 +107,42 @@ export class HostGate {
     return Math.max(0, (this.hosts.get(host)?.pausedUntil ?? 0) - Date.now());
   }
 
+  /** The host's current limit (requests it may have in flight). */
+  limitOf(host: string): number {
+    return this.hosts.get(host)?.limit ?? this.initialPerHost;
+  }
+
+  /**
+   * Halves the limit once per burst: requests sent before the last cut went out under the old
+   * limit, so their failures say nothing new (as TCP cuts its window once per round trip).
+   */
+  private halve(h: HostState, sentAt: number): void {
+    if (sentAt < h.cutAt) return;
+    h.cutAt = performance.now();
+    h.cut = true;
+    h.window = Math.max(1, Math.floor(h.limit / 2));
+    h.limit = h.window;
+  }
+
   private host(name: string): HostState {
     let h = this.hosts.get(name);
     if (!h) {
-      h = { active: 0, limit: this.perHost, pausedUntil: 0, waiting: [] };
+      h = { active: 0, activeOpen: 0, limit: this.initialPerHost, window: this.initialPerHost, cut: false, pausedUntil: 0, cutAt: -Infinity, waiting: { open: [], check: [] } };
       this.hosts.set(name, h);
     }
     return h;
   }
 
-  private acquireHost(h: HostState): Promise<void> {
-    if (h.active < h.limit && h.pausedUntil <= Date.now() && h.waiting.length === 0) {
-      h.active++;
-      return Promise.resolve();
-    }
+  private acquireHost(h: HostState, priority: GatePriority): Promise<void> {
     return new Promise((resolve) => {
-      h.waiting.push(() => {
-        h.active++;
-        resolve();
-      });
+      h.waiting[priority].push(resolve);
       this.drainHost(h);
     });
   }
 
-  private releaseHost(h: HostState): void {
+  private releaseHost(h: HostState, priority: GatePriority): void {
     h.active--;
+    if (priority === 'open') h.activeOpen--;
     this.drainHost(h);
   }
 
@@ -104,22 +158,32 @@ export class HostGate {
       }
       return;
     }
-    while (h.active < h.limit && h.waiting.length) h.waiting.shift()?.();
+    while (h.active < h.limit) {
+      const openAllowed = h.activeOpen < Math.max(1, Math.floor(h.limit * OPEN_SHARE));
+      const priority: GatePriority = openAllowed && h.waiting.open.length > 0 ? 'open' : 'check';
+      const next = h.waiting[priority].shift();
+      if (!next) break;
+      h.active++;
+      if (priority === 'open') h.activeOpen++;
+      next();
+    }
   }
 
-  private acquireGlobal(): Promise<void> {
+  private acquireGlobal(priority: GatePriority): Promise<void> {
     if (this.globalActive < this.globalCap) {
       this.globalActive++;
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.globalWaiting.push(() => {
-      this.globalActive++;
-      resolve();
-    }));
+    return new Promise((resolve) =>
+      this.globalWaiting[priority].push(() => {
+        this.globalActive++;
+        resolve();
+      }),
+    );
   }
 
   private releaseGlobal(): void {
     this.globalActive--;
-    this.globalWaiting.shift()?.();
+    (this.globalWaiting.open.shift() ?? this.globalWaiting.check.shift())?.();
   }
 }

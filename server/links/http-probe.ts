@@ -5,7 +5,7 @@ import { targetFailure } from '../errors/index.js';
 import { pause } from '../time-bounds.js';
 import { retryAfterMs } from '../net/retry-after.js';
 import { bodyType, decodeBody } from './decode-body.js';
-import type { HostGate } from './host-gate.js';
+import type { GatePriority, HostGate } from './host-gate.js';
 import type { CheckResult, LinkKind, RedirectHop } from './types.js';
 
 export interface ProbeDeps {
@@ -41,6 +41,14 @@ export interface ProbeOutcome {
   encoding?: string;
 }
 
+export interface ProbeRequest {
+  method: 'HEAD' | 'GET';
+  /** Decode and return an HTML or CSS body. */
+  readBody?: boolean;
+  /** `open` when the answer opens more work (a page to crawl): it goes before link checks. @default check */
+  priority?: GatePriority;
+}
+
 /** Thrown when the run's signal aborted the probe: the link was not checked. */
 export class ProbeAborted extends Error {}
 
@@ -53,13 +61,8 @@ const MAX_RATE_WAIT_MS = 30_000;
  * policy by the dispatcher), honouring 429/503 `Retry-After` per host, retrying once on a
  * reset connection. Never throws for link failures: they are results.
  */
-export async function probe(
-  url: string,
-  method: 'HEAD' | 'GET',
-  readBody: boolean,
-  deps: ProbeDeps,
-  opts: ProbeOptions,
-): Promise<ProbeOutcome> {
+export async function probe(url: string, request: ProbeRequest, deps: ProbeDeps, opts: ProbeOptions): Promise<ProbeOutcome> {
+  const { method, readBody = false, priority = 'check' } = request;
   const maxRedirects = opts.maxRedirects ?? 10;
   const chain: RedirectHop[] = [];
   const seen = new Set<string>([url]);
@@ -82,11 +85,20 @@ export async function probe(
     }
     const host = target.host;
     let hop: HopResponse;
+    let sentAt = performance.now();
     try {
-      hop = await deps.gate.run(host, () => sendOnce(target, verb, readBody, deps.dispatcher, opts));
+      hop = await deps.gate.run(
+        host,
+        () => {
+          sentAt = performance.now();
+          return sendOnce(target, verb, readBody, deps.dispatcher, opts);
+        },
+        priority,
+      );
     } catch (err) {
       if (opts.signal?.aborted) throw new ProbeAborted();
       const kind = netErrorKind(err);
+      if (kind === 'timeout' || kind === 'reset') deps.gate.answered(host, { kind: 'failed', sentAt });
       if ((kind === 'reset' || kind === 'network') && netRetries < 1) {
         netRetries++;
         await pause(50 + Math.random() * 100);
@@ -118,7 +130,7 @@ export async function probe(
     if (status === 429 || (status === 503 && headers['retry-after'])) {
       const waitMs = retryAfterMs(headers['retry-after']) ?? 1000 * 2 ** rateRetries;
       const budget = Math.min(MAX_RATE_WAIT_MS, (opts.deadline ?? Infinity) - Date.now() - 500);
-      deps.gate.backoff(host, waitMs);
+      deps.gate.backoff(host, waitMs, sentAt);
       if (rateRetries < MAX_RATE_RETRIES && waitMs <= budget) {
         rateRetries++;
         await pause(waitMs, opts.signal);
@@ -126,7 +138,7 @@ export async function probe(
       }
       return done(status, status === 429 ? 'rate_limited' : 'http_503');
     }
-    deps.gate.success(host);
+    deps.gate.answered(host, { kind: 'answered', ms: performance.now() - sentAt, sentAt });
 
     const kind: LinkKind = status >= 400 ? `http_${status}` : chain.length ? 'redirect' : 'ok';
     return { ...done(status, kind), contentType: headers['content-type'], refresh: headers['refresh'], ...hop.decoded };

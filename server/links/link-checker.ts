@@ -21,8 +21,8 @@ export class LinkChecker {
     const hit = await this.deps.cache?.get(url);
     if (hit) return hit;
     try {
-      let out = await probe(url, 'HEAD', false, this.deps, this.opts);
-      if (needsGet(out)) out = await probe(url, 'GET', false, this.deps, this.opts);
+      let out = await probe(url, { method: 'HEAD' }, this.deps, this.opts);
+      if (needsGet(out)) out = await probe(url, { method: 'GET' }, this.deps, this.opts);
       await this.deps.cache?.set(out.result);
       return out.result;
     } catch (err) {
@@ -34,7 +34,7 @@ export class LinkChecker {
   /** GET with the decoded body (HTML and CSS only), for pages and style sheets that are read for links or anchors. */
   async fetchPage(url: string): Promise<ProbeOutcome | null> {
     try {
-      const out = await probe(url, 'GET', true, this.deps, this.opts);
+      const out = await probe(url, { method: 'GET', readBody: true, priority: 'open' }, this.deps, this.opts);
       await this.deps.cache?.set(out.result);
       return out;
     } catch (err) {

@@ -61,7 +61,7 @@ export interface LinkDeps {
   timeoutMs: number;
   /** @default 64 */
   concurrency?: number;
-  /** @default 16 */
+  /** Most checks in flight per host, reached while it answers fast (`host-gate.ts`). @default 32 */
   hostConcurrency?: number;
   renderer?: PageRenderer;
   /** Reads repository documents (documents and GitHub modes), off the event loop in the service. @default extractDocument, inline */
@@ -133,7 +133,7 @@ export async function checkSite(opts: SiteCheckOptions, deps: LinkDeps): Promise
 }
 
 export function newChecker(deps: LinkDeps, signal: AbortSignal, deadline: number): LinkChecker {
-  const gate = new HostGate({ global: deps.concurrency ?? 64, perHost: deps.hostConcurrency ?? 16 });
+  const gate = new HostGate({ global: deps.concurrency ?? 64, perHost: deps.hostConcurrency ?? 32 });
   return new LinkChecker(
     { dispatcher: deps.dispatcher, assertUrl: deps.assertUrl, gate, cache: deps.cache },
     { timeoutMs: deps.timeoutMs, signal, deadline },

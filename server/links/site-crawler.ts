@@ -52,8 +52,6 @@ export interface CrawlOptions {
   checkOnly?: LinkScope;
   exclude?: UrlPattern[];
   accept?: ReadonlySet<number>;
-  /** Concurrent page fetches (renders are fewer: the renderer's concurrency). @default 16 */
-  pageConcurrency?: number;
 }
 
 export interface CrawlDeps {
@@ -79,6 +77,12 @@ export interface CrawlOutcome {
   /** The start page's own result. */
   start: CheckResult | null;
 }
+
+/**
+ * Pages fetched or rendered at once (renders are fewer: the renderer's concurrency). The host
+ * gate paces the requests; this bounds the pages held in memory.
+ */
+const PAGES_AT_ONCE = 64;
 
 /** Same-site style sheets read for their `url()`s and `@import`s per run (they do not count as pages). */
 const MAX_STYLESHEETS = 50;
@@ -109,6 +113,7 @@ export async function crawlSite(opts: CrawlOptions, deps: CrawlDeps): Promise<Cr
     ledger.claim(entry.url);
     queuedPages++;
     queue.push({ entry });
+    pump(); // its request goes out before the links found with it are checked
   };
 
   const renders = deps.renderer?.open();
@@ -191,7 +196,9 @@ export async function crawlSite(opts: CrawlOptions, deps: CrawlDeps): Promise<Cr
       anchors.set(entry.url, pageAnchors ?? page.anchors);
       const finalNorm = normalise(base)?.norm;
       if (finalNorm && finalNorm !== entry.url) anchors.set(finalNorm, pageAnchors ?? page.anchors);
-      for (const link of page.links) follow(link, entry.url);
+      // Pages first: their fetches open the crawl's next level, checks of the rest can wait.
+      for (const link of page.links) if (link.navigational) follow(link, entry.url);
+      for (const link of page.links) if (!link.navigational) follow(link, entry.url);
     }
     // A page that sends the browser on (meta refresh, script) is a redirect; where it goes is crawled like a link.
     const to = navigatedTo ?? (refresh && normalise(refresh)?.norm !== normalise(base)?.norm ? refresh : undefined);
@@ -202,29 +209,30 @@ export async function crawlSite(opts: CrawlOptions, deps: CrawlDeps): Promise<Cr
     record(entry, result);
   };
 
+  const workers = PAGES_AT_ONCE;
+  let active = 0;
+  let crawled = () => {};
+  const allCrawled = new Promise<void>((resolve) => (crawled = resolve));
+  /** Starts queued pages while workers are free; runs whenever a page is queued or done. */
+  function pump() {
+    if (opts.signal.aborted) queue.length = 0;
+    while (active < workers && queue.length) {
+      const next = queue.shift();
+      if (!next) break;
+      active++;
+      void processPage(next.entry)
+        .catch(() => undefined) // a page that throws is a bug in extraction; the crawl goes on
+        .finally(() => {
+          active--;
+          emit();
+          pump();
+        });
+    }
+    if (active === 0 && queue.length === 0) crawled();
+  }
   enqueue(startEntry);
   queuedPages = 1;
-  const workers = opts.pageConcurrency ?? 16;
-  let active = 0;
-  await new Promise<void>((resolve) => {
-    const pump = () => {
-      if (opts.signal.aborted) queue.length = 0;
-      while (active < workers && queue.length) {
-        const next = queue.shift();
-        if (!next) break;
-        active++;
-        void processPage(next.entry)
-          .catch(() => undefined) // a page that throws is a bug in extraction; the crawl goes on
-          .finally(() => {
-            active--;
-            emit();
-            pump();
-          });
-      }
-      if (active === 0 && queue.length === 0) resolve();
-    };
-    pump();
-  });
+  await allCrawled;
   loader.close();
   renders?.close();
   // Pages queued beyond the deadline were never fetched: fall back to checking them.
