@@ -1,7 +1,8 @@
 /**
  * The dead-link bench's generated site, served in a child process on loopback:
  * PAGES pages of 11 page links and 6 images each, every 20th page with one broken link,
- * LATENCY_MS per response. Sends `{ port }` to the parent when listening.
+ * LATENCY_MS per response (a range gives each path its own delay in it, as a real site's
+ * pages differ, the same on every request). Sends `{ port }` to the parent when listening.
  *
  * With ASSETS=1 it is a site for the render bench: every page also has a style sheet
  * (which loads a web font and a background image), and every SCRIPT_EVERY-th page a script
@@ -14,7 +15,8 @@ import type { AddressInfo } from 'node:net';
 
 const PAGES = Number(process.env.PAGES ?? 320);
 const IMAGES = Number(process.env.IMAGES ?? 200);
-const LATENCY_MS = Number(process.env.LATENCY_MS ?? 3);
+/** `LATENCY_MS`: one figure, or a range `60-120` in which each path gets its own fixed delay. */
+const [LATENCY_MIN, LATENCY_MAX = LATENCY_MIN] = (process.env.LATENCY_MS ?? '3').split('-').map(Number);
 const ASSETS = process.env.ASSETS === '1';
 const SCRIPT_EVERY = Number(process.env.SCRIPT_EVERY ?? 5);
 
@@ -51,6 +53,13 @@ const send = (req: http.IncomingMessage, res: http.ServerResponse, type: string,
   res.end(req.method === 'HEAD' ? undefined : body);
 };
 
+/** The path's delay: spread over the range by a hash of the path, the same on every request. */
+const latencyOf = (path: string) => {
+  let h = 2166136261;
+  for (let i = 0; i < path.length; i++) h = Math.imul(h ^ path.charCodeAt(i), 16777619);
+  return LATENCY_MIN + ((h >>> 0) % (LATENCY_MAX - LATENCY_MIN + 1));
+};
+
 const server = http.createServer((req, res) => {
   setTimeout(() => {
     const path = (req.url ?? '/').split('?')[0];
@@ -65,7 +74,7 @@ const server = http.createServer((req, res) => {
       res.writeHead(404, { 'content-type': 'text/html' });
       res.end(req.method === 'HEAD' ? undefined : 'not found');
     }
-  }, LATENCY_MS);
+  }, latencyOf((req.url ?? '/').split('?')[0]));
 });
 server.keepAliveTimeout = 10_000;
 server.listen(0, '127.0.0.1', () => process.send?.({ port: (server.address() as AddressInfo).port }));

@@ -3,6 +3,7 @@ import type { TargetPolicy } from '../net/target-policy.js';
 import { pause, timeBound } from '../time-bounds.js';
 import type { RenderPages } from '../render/browser-pool.js';
 import { openRenderTabs, type RenderJob } from './render-tabs.js';
+import type { ResourceSource } from './render-resources.js';
 import type { PageRenderer, RenderedPage } from './site-crawler.js';
 
 /** Longest single page render, whatever the run's budget. */
@@ -27,6 +28,8 @@ const STUBBED: Partial<Record<string, { contentType: string; body: Uint8Array }>
   media: { contentType: 'application/octet-stream', body: new Uint8Array() },
   font: { contentType: 'font/woff2', body: new Uint8Array() },
 };
+/** Requests answered with the crawl's copy (`render-resources.ts`) rather than loaded by each render. */
+const SHARED_TYPES = new Set(['script', 'stylesheet']);
 /** Above the pool's own `continue` (0), below its refusals (100), which must win. */
 const RENDER_PRIORITY = 50;
 
@@ -50,8 +53,8 @@ export function createBrowserRenderer(pool: RenderPages, policy: TargetPolicy, m
     get concurrency() {
       return Math.max(1, Math.min(maxConcurrency, freeSlots()));
     },
-    open() {
-      const session = openRenderTabs(pool, policy, maxConcurrency, freeSlots, (page, job) => renderPage(page, job, (url) => pool.checkTarget(policy, url)));
+    open(resources) {
+      const session = openRenderTabs(pool, policy, maxConcurrency, freeSlots, (page, job) => renderPage(page, job, (url) => pool.checkTarget(policy, url), resources));
       return {
         render: (url, timeoutMs, fetched) => session.render(url, Math.min(timeoutMs, PAGE_CAP_MS), fetched),
         close: () => session.close(),
@@ -65,7 +68,12 @@ export function createBrowserRenderer(pool: RenderPages, policy: TargetPolicy, m
   };
 }
 
-async function renderPage(page: Page, { url, budget, fetched }: RenderJob, checkTarget: (url: string) => Promise<unknown>): Promise<RenderedPage> {
+async function renderPage(
+  page: Page,
+  { url, budget, fetched }: RenderJob,
+  checkTarget: (url: string) => Promise<unknown>,
+  resources: ResourceSource | undefined,
+): Promise<RenderedPage> {
   const endBy = Date.now() + budget - 1000; // a second left to serialise the DOM
   const left = (cap: number) => Math.max(0, Math.min(cap, endBy - Date.now()));
   const documents: string[] = []; // main-frame document requests, in order; HTTP redirect hops excluded
@@ -86,6 +94,13 @@ async function renderPage(page: Page, { url, budget, fetched }: RenderJob, check
       void req.abort('aborted', RENDER_PRIORITY).catch(() => undefined);
     } else if (stub) {
       void req.respond({ status: 200, ...stub }, RENDER_PRIORITY).catch(() => undefined);
+    } else if (resources && req.method() === 'GET' && SHARED_TYPES.has(req.resourceType())) {
+      // Puppeteer awaits a listener's promise before the request goes out: the crawl's copy, or the network.
+      return resources.get(req.url()).then((served) => {
+        if (served) return req.respond({ status: served.status, headers: served.headers, body: served.body }, RENDER_PRIORITY).catch(() => undefined);
+        inFlight.add(req);
+        lastActivity = Date.now();
+      });
     } else {
       inFlight.add(req);
       lastActivity = Date.now();

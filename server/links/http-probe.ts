@@ -39,12 +39,16 @@ export interface ProbeOutcome {
   bodyType?: 'html' | 'css';
   /** The encoding the body was decoded with (canonical name, lower case). */
   encoding?: string;
+  /** The whole body as it came (`body: 'bytes'`, successful answers within the size limit). */
+  bytes?: Buffer;
+  /** The last answer's headers, with `bytes`. */
+  headers?: Record<string, string | undefined>;
 }
 
 export interface ProbeRequest {
   method: 'HEAD' | 'GET';
-  /** Decode and return an HTML or CSS body. */
-  readBody?: boolean;
+  /** `text`: decode and return an HTML or CSS body; `bytes`: return any successful body as it came, with its headers. */
+  body?: 'text' | 'bytes';
   /** `open` when the answer opens more work (a page to crawl): it goes before link checks. @default check */
   priority?: GatePriority;
 }
@@ -62,7 +66,7 @@ const MAX_RATE_WAIT_MS = 30_000;
  * reset connection. Never throws for link failures: they are results.
  */
 export async function probe(url: string, request: ProbeRequest, deps: ProbeDeps, opts: ProbeOptions): Promise<ProbeOutcome> {
-  const { method, readBody = false, priority = 'check' } = request;
+  const { method, body, priority = 'check' } = request;
   const maxRedirects = opts.maxRedirects ?? 10;
   const chain: RedirectHop[] = [];
   const seen = new Set<string>([url]);
@@ -91,7 +95,7 @@ export async function probe(url: string, request: ProbeRequest, deps: ProbeDeps,
         host,
         () => {
           sentAt = performance.now();
-          return sendOnce(target, verb, readBody, deps.dispatcher, opts);
+          return sendOnce(target, verb, body, deps.dispatcher, opts);
         },
         priority,
       );
@@ -141,7 +145,8 @@ export async function probe(url: string, request: ProbeRequest, deps: ProbeDeps,
     deps.gate.answered(host, { kind: 'answered', ms: performance.now() - sentAt, sentAt });
 
     const kind: LinkKind = status >= 400 ? `http_${status}` : chain.length ? 'redirect' : 'ok';
-    return { ...done(status, kind), contentType: headers['content-type'], refresh: headers['refresh'], ...hop.decoded };
+    const raw = hop.bytes ? { bytes: hop.bytes, headers } : {};
+    return { ...done(status, kind), contentType: headers['content-type'], refresh: headers['refresh'], ...hop.decoded, ...raw };
   }
 }
 
@@ -149,9 +154,10 @@ interface HopResponse {
   status: number;
   headers: Record<string, string | undefined>;
   decoded?: { body: string; bodyType: 'html' | 'css'; encoding: string };
+  bytes?: Buffer;
 }
 
-async function sendOnce(url: URL, method: 'HEAD' | 'GET', readBody: boolean, dispatcher: Dispatcher, opts: ProbeOptions): Promise<HopResponse> {
+async function sendOnce(url: URL, method: 'HEAD' | 'GET', read: ProbeRequest['body'], dispatcher: Dispatcher, opts: ProbeOptions): Promise<HopResponse> {
   const res = await request(url, {
     method,
     dispatcher,
@@ -171,10 +177,16 @@ async function sendOnce(url: URL, method: 'HEAD' | 'GET', readBody: boolean, dis
   for (const [k, v] of Object.entries(res.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
   const isRedirect = res.statusCode >= 300 && res.statusCode < 400;
   const type = bodyType(headers['content-type']);
-  if (readBody && method === 'GET' && !isRedirect && res.statusCode < 400 && type) {
-    const bytes = await readLimited(res.body, opts.maxBodyBytes ?? 5 * 1024 * 1024);
+  const max = opts.maxBodyBytes ?? 5 * 1024 * 1024;
+  const readable = method === 'GET' && !isRedirect && res.statusCode < 400;
+  if (read === 'text' && readable && type) {
+    const bytes = await readLimited(res.body, max);
     const { text, encoding } = decodeBody(bytes, headers['content-type'], type);
     return { status: res.statusCode, headers, decoded: { body: text, bodyType: type, encoding } };
+  }
+  if (read === 'bytes' && readable) {
+    const bytes = await readLimited(res.body, max);
+    return { status: res.statusCode, headers, bytes: bytes.length < max ? bytes : undefined }; // a cut body is no body
   }
   // Read a little so the connection can be reused; dump() destroys it past the limit.
   await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);

@@ -12,12 +12,40 @@ export interface LinkCheckerDeps extends ProbeDeps {
  * `check` returns null when the run was aborted before an answer: the link is unchecked.
  */
 export class LinkChecker {
+  /** Work started ahead of being asked for (`ahead`), taken by the next call for the same URL. */
+  private readonly early = { check: new Map<string, Promise<CheckResult | null>>(), page: new Map<string, Promise<ProbeOutcome | null>>() };
+
   constructor(
     private readonly deps: LinkCheckerDeps,
     private readonly opts: ProbeOptions,
   ) {}
 
-  async check(url: string): Promise<CheckResult | null> {
+  /**
+   * Starts `check(url)` (or `fetchPage(url)`, for a style sheet to read) before the run knows it
+   * needs it: the crawl does this for the links of a page that is still rendering. The next call
+   * for the URL takes the answer; a link the render then drops costs only this request.
+   */
+  ahead(url: string, what: 'check' | 'page'): void {
+    if (what === 'check' && !this.early.check.has(url)) this.early.check.set(url, this.checkNow(url).catch(() => null));
+    if (what === 'page' && !this.early.page.has(url)) this.early.page.set(url, this.fetchPageNow(url).catch(() => null));
+  }
+
+  check(url: string): Promise<CheckResult | null> {
+    return this.take(this.early.check, url) ?? this.checkNow(url);
+  }
+
+  /** GET with the decoded body (HTML and CSS only), for pages and style sheets that are read for links or anchors. */
+  fetchPage(url: string): Promise<ProbeOutcome | null> {
+    return this.take(this.early.page, url) ?? this.fetchPageNow(url);
+  }
+
+  private take<T>(early: Map<string, Promise<T>>, url: string): Promise<T> | undefined {
+    const started = early.get(url);
+    early.delete(url);
+    return started;
+  }
+
+  private async checkNow(url: string): Promise<CheckResult | null> {
     const hit = await this.deps.cache?.get(url);
     if (hit) return hit;
     try {
@@ -31,10 +59,19 @@ export class LinkChecker {
     }
   }
 
-  /** GET with the decoded body (HTML and CSS only), for pages and style sheets that are read for links or anchors. */
-  async fetchPage(url: string): Promise<ProbeOutcome | null> {
+  /** GET with the body as it came and its headers (`bytes`, `headers`), for what a render asks for; null when aborted. */
+  async fetchBytes(url: string): Promise<ProbeOutcome | null> {
     try {
-      const out = await probe(url, { method: 'GET', readBody: true, priority: 'open' }, this.deps, this.opts);
+      return await probe(url, { method: 'GET', body: 'bytes', priority: 'open' }, this.deps, this.opts);
+    } catch (err) {
+      if (err instanceof ProbeAborted) return null;
+      throw err;
+    }
+  }
+
+  private async fetchPageNow(url: string): Promise<ProbeOutcome | null> {
+    try {
+      const out = await probe(url, { method: 'GET', body: 'text', priority: 'open' }, this.deps, this.opts);
       await this.deps.cache?.set(out.result);
       return out;
     } catch (err) {

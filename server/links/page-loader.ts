@@ -2,7 +2,9 @@ import { extractHtml } from './extract-html.js';
 import type { ProbeOutcome } from './http-probe.js';
 import type { LinkChecker } from './link-checker.js';
 import { normalise } from './link-ledger.js';
+import type { FoundLink } from './types.js';
 import { needsBrowser } from './needs-browser.js';
+import type { RenderResources } from './render-resources.js';
 import type { RenderSession } from './site-crawler.js';
 
 /** A crawled page as fetched and, when it has scripts, as the browser left it. */
@@ -22,8 +24,12 @@ export interface PageLoaderOptions {
   checker: LinkChecker;
   /** Renders pages with scripts; absent when not rendering. */
   renders?: RenderSession;
+  /** The renders' scripts and style sheets: a page's are fetched as soon as its HTML is read. */
+  resources?: RenderResources;
   /** Whether a URL belongs to the crawled site (only its pages are rendered). */
   sameSite(url: string): boolean;
+  /** A link that is not a page, found in a page still rendering: checked ahead if the crawl would check it. */
+  checkAhead(link: FoundLink): void;
   /** Same-site URLs the crawl would fetch as pages; speculation fetches no others. */
   crawlable(url: string): boolean;
   deadline: number;
@@ -84,8 +90,15 @@ export class PageLoader {
     return page;
   }
 
+  /**
+   * While a page renders: what the browser will ask for first (its scripts and style sheets),
+   * the checks of the links in its HTML, and the pages it links to.
+   */
   private loadAhead(html: string, base: string, encoding: string | undefined) {
-    for (const link of extractHtml(html, base, encoding).links) {
+    const { links } = extractHtml(html, base, encoding);
+    this.opts.resources?.prefetch(links.filter((l) => l.resource === 'script' || l.resource === 'stylesheet').map((l) => l.url));
+    for (const link of links) if (!link.navigational) this.opts.checkAhead(link);
+    for (const link of links) {
       if (this.speculated >= this.opts.speculationBudget) return;
       const url = link.navigational ? normalise(link.url)?.norm : undefined;
       if (!url || this.seen.has(url) || !this.opts.crawlable(url)) continue;

@@ -1,6 +1,7 @@
 import { scanCss } from './extract-css.js';
 import { extractHtml } from './extract-html.js';
 import { PageLoader } from './page-loader.js';
+import { RenderResources, type ResourceSource } from './render-resources.js';
 import { resolveIn } from './resolve-url.js';
 import type { LinkChecker } from './link-checker.js';
 import { LinkLedger, normalise, sameSite, type LedgerEntry } from './link-ledger.js';
@@ -28,8 +29,11 @@ export interface FetchedPage {
 
 /** Renders pages in a real browser (full mode); the crawler has fetched them first. */
 export interface PageRenderer {
-  /** Starts the renders of one crawl (they may share browser tabs); close it when the crawl ends. */
-  open(): RenderSession;
+  /**
+   * Starts the renders of one crawl (they may share browser tabs); close it when the crawl ends.
+   * `resources`: where its renders take scripts and style sheets from, fetched once per crawl.
+   */
+  open(resources?: ResourceSource): RenderSession;
   /** Second opinion on a bot-blocked link: the status a browser navigation gets (null on failure). */
   verify(url: string, timeoutMs: number): Promise<number | null>;
   /** Pages to render at once now (the pool's free slots, within its cap). */
@@ -116,7 +120,8 @@ export async function crawlSite(opts: CrawlOptions, deps: CrawlDeps): Promise<Cr
     pump(); // its request goes out before the links found with it are checked
   };
 
-  const renders = deps.renderer?.open();
+  const resources = deps.renderer ? new RenderResources((url) => deps.checker.fetchBytes(url)) : undefined;
+  const renders = deps.renderer?.open(resources);
   let stylesheets = 0;
   const crawlable = (link: FoundLink, entry: LedgerEntry) =>
     link.navigational && entry.scope === 'internal' && !NON_HTML.test(new URL(entry.url).pathname) && queuedPages < opts.maxPages;
@@ -165,9 +170,20 @@ export async function crawlSite(opts: CrawlOptions, deps: CrawlDeps): Promise<Cr
     record(entry, out.result);
   };
 
+  /** The check (or, for a same-site style sheet, the read) `follow` would start for `link`, started now. */
+  const checkAhead = (link: FoundLink) => {
+    const n = normalise(link.url);
+    if (!n || ledger.excludes(link.url) || ledger.isClaimed(n.norm) || ledger.entries.get(n.norm)?.result) return;
+    const internal = sameSiteHost(n.norm, start);
+    if (opts.checkOnly && opts.checkOnly !== (internal ? 'internal' : 'external') && !(internal && link.resource === 'stylesheet')) return;
+    deps.checker.ahead(n.norm, internal && link.resource === 'stylesheet' ? 'page' : 'check');
+  };
+
   const loader = new PageLoader({
+    checkAhead,
     checker: deps.checker,
     renders,
+    resources,
     sameSite: (url) => sameSiteHost(url, start),
     crawlable: (url) =>
       sameSiteHost(url, start) && !NON_HTML.test(new URL(url).pathname) && !ledger.excludes(url) && !ledger.isClaimed(url),

@@ -53,7 +53,7 @@ describe('GET /api/deadlinks, full mode: the render pass', () => {
     await site?.close();
   });
 
-  it('finds what scripts add, renders only the page with a script, and loads no image or media in the browser', async function () {
+  it('finds what scripts add, renders only the page with a script, and the browser loads nothing itself (images checked over HTTP, scripts from the crawl)', async function () {
     this.timeout(90_000);
     const rendered = await get(`url=${encodeURIComponent(site.url + '/')}&max_pages=10`);
     expect(rendered.status, rendered.text).to.equal(200);
@@ -71,8 +71,11 @@ describe('GET /api/deadlinks, full mode: the render pass', () => {
     // / and /plain have no script: their HTML is their DOM. Only /scripted went to the browser.
     expect(rendered.body.pages_crawled).to.equal(3);
     expect(rendered.body.summary.rendered_pages).to.equal(1);
-    // The browser ran the page's script and style sheet but asked for no image or media: they were checked over HTTP.
-    expect(browserAsked.sort()).to.deep.equal(['/insert.js', '/site.css']);
+    // The browser ran the page's script and style sheet (the inserted link is found) but loaded
+    // nothing itself: images and media were checked over HTTP, the script and style sheet were
+    // the crawl's copies, fetched once.
+    expect(browserAsked).to.deep.equal([]);
+    expect(site.hits.filter((h) => h === 'GET /insert.js')).to.have.length(1);
     // The page itself was fetched once per crawl: the browser got the crawl's copy.
     expect(site.hits.filter((h) => h === 'GET /scripted')).to.have.length(2);
   });
@@ -125,6 +128,56 @@ describe('GET /api/deadlinks, full mode: pages rendered one after another in one
     expect([...banner.found_on].sort()).to.deep.equal(['/', '/s1', '/s2', '/s3'].map((p) => site.url + p));
   });
 });
+
+describe('GET /api/deadlinks, full mode: work done while a page renders', () => {
+  let svc: TestService;
+  let site: FixtureServer;
+  const held: Array<() => void> = [];
+  let imageChecked = false;
+
+  before(async () => {
+    // /shared.js answers only once the image of the pages has been checked: a crawl that waited
+    // for the renders before checking a page's links would wait for it until the budget ends.
+    const shared: Handler = (req, res) => {
+      const answer = () => {
+        res.writeHead(200, { 'content-type': 'text/javascript' });
+        res.end(req.method === 'HEAD' ? undefined : SHARED_SCRIPT);
+      };
+      if (imageChecked) answer();
+      else held.push(answer);
+    };
+    const image: Handler = (_req, res) => {
+      imageChecked = true;
+      for (const answer of held.splice(0)) answer();
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end();
+    };
+    const scripted = (n: number) => html(`<img src="/held-image.png"> <a href="/b${n}">next</a> <script src="/shared.js"></script>`);
+    site = await serve({ '/': scripted(1), '/b1': scripted(2), '/b2': html('<p>end</p>'), '/shared.js': shared, '/held-image.png': image });
+    svc = await startTestService({ LINK_CACHE_OK_SECONDS: '0' });
+  });
+  after(async () => {
+    for (const answer of held.splice(0)) answer();
+    await svc?.close();
+    await site?.close();
+  });
+
+  it('checks the links of a page while it renders, and fetches a script its pages share once for all their renders', async function () {
+    this.timeout(60_000);
+    const key = await svc.newKey('business');
+    const r = await svc.call(`/api/deadlinks?max_duration=20&url=${encodeURIComponent(site.url + '/')}`, { headers: { 'x-api-key': key } });
+    expect(r.status, r.text).to.equal(200);
+    expect(r.body.timed_out).not.to.equal(true);
+    expect(r.body.summary.rendered_pages).to.equal(2);
+    // Both renders ran the script: its link is found on both pages.
+    const inserted = r.body.broken_links.find((i: any) => i.url === `${site.url}/shared-gone`);
+    expect([...inserted.found_on].sort()).to.deep.equal([`${site.url}/`, `${site.url}/b1`]);
+    expect(site.hits.filter((h) => h === 'GET /shared.js')).to.have.length(1);
+  });
+});
+
+/** Inserts a broken link wherever it runs. */
+const SHARED_SCRIPT = `document.body.insertAdjacentHTML('beforeend', '<a href="/shared-gone">gone</a>');`;
 
 describe('needsBrowser', () => {
   it('is false for a page without scripts, frames or handlers (a meta refresh included)', () => {
