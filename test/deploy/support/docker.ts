@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import net from 'node:net';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -111,17 +111,6 @@ export async function answers200(url: string, since: number, timeoutMs = 60_000)
     timeoutMs,
     100,
   );
-}
-
-/** Streams `docker events` for a container until it dies; resolves with the exit code. */
-export function exitOf(id: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('docker', ['wait', id], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.once('error', reject);
-    child.once('exit', () => resolve(Number(out.trim())));
-  });
 }
 
 /** Two consecutive ports free on loopback, for compose's `P-P+1` range of two replicas. */
