@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import { Queue, type ConnectionOptions, type Job } from 'bullmq';
+import type { Job, Queue } from 'bullmq';
+import { ProducerQueue } from './producer-queue.js';
 import type { Redis, RedisOptions } from 'ioredis';
 import { NotFoundError, TargetRefusedError } from '../errors/index.js';
 import type { TargetPolicy } from '../net/target-policy.js';
@@ -77,7 +78,7 @@ export interface JobRead<R> {
  * them instead of working again.
  */
 export class JobQueue<D extends OwnedJobData, O> {
-  readonly queue: Queue<D>;
+  private readonly producer: ProducerQueue<D>;
 
   constructor(
     readonly kind: JobKind,
@@ -88,15 +89,19 @@ export class JobQueue<D extends OwnedJobData, O> {
     /** An acknowledged job stands on the replicas (REDIS_WAIT_REPLICAS). */
     private readonly replicated?: ReplicaWait,
   ) {
-    this.queue = new Queue(kind.queue, { connection: connection as ConnectionOptions, prefix: `${prefix}bull` });
-    // Errors reach the callers of each command; the event only reports reconnects.
-    this.queue.on('error', () => undefined);
+    this.producer = new ProducerQueue(kind.queue, connection, prefix);
+  }
+
+  /** The BullMQ queue, set up (see ProducerQueue). */
+  queue(): Promise<Queue<D>> {
+    return this.producer.ready();
   }
 
   /** Adds a job under a fresh id, retried with exponential backoff and kept as long as its outcome; answers the id. */
   async enqueue(data: D): Promise<string> {
     const id = crypto.randomUUID();
-    await (this.queue as Queue).add(this.kind.jobName, data, {
+    const queue = (await this.queue()) as Queue;
+    await queue.add(this.kind.jobName, data, {
       jobId: id,
       attempts: this.kind.attempts,
       backoff: { type: 'exponential', delay: 2_000 },
@@ -105,9 +110,9 @@ export class JobQueue<D extends OwnedJobData, O> {
     });
     // The queue's own connection wrote the job, so it is the one that waits for the replicas.
     if (this.replicated) {
-      await this.replicated(asWaitingClient(await this.queue.getBackend().client)).catch(async (err: unknown) => {
+      await this.replicated(asWaitingClient(await queue.getBackend().client)).catch(async (err: unknown) => {
         // Not acknowledged, so not run: the caller is told to retry and must not get it twice.
-        await (this.queue as Queue).remove(id).catch(() => undefined);
+        await queue.remove(id).catch(() => undefined);
         throw err;
       });
     }
@@ -116,7 +121,7 @@ export class JobQueue<D extends OwnedJobData, O> {
 
   /** The job if it exists and belongs to `owner` (another key's job reads as unknown). */
   async find(jobId: string, owner: string): Promise<Job<D> | null> {
-    const job = (await this.queue.getJob(jobId)) as Job<D> | undefined;
+    const job = (await (await this.queue()).getJob(jobId)) as Job<D> | undefined;
     return job && job.data.owner === owner ? job : null;
   }
 
@@ -135,7 +140,7 @@ export class JobQueue<D extends OwnedJobData, O> {
   async status(job: Job<D>): Promise<JobStatus> {
     const state = await job.getState();
     if ((state === 'completed' || state === 'failed') && !job.finishedOn && job.id) {
-      const fresh = (await this.queue.getJob(job.id)) as Job<D> | undefined;
+      const fresh = (await (await this.queue()).getJob(job.id)) as Job<D> | undefined;
       if (fresh) Object.assign(job, { finishedOn: fresh.finishedOn, failedReason: fresh.failedReason, attemptsMade: fresh.attemptsMade, returnvalue: fresh.returnvalue });
     }
     if (state === 'completed') return 'completed';
@@ -166,6 +171,6 @@ export class JobQueue<D extends OwnedJobData, O> {
   }
 
   close(): Promise<void> {
-    return this.queue.close();
+    return this.producer.close();
   }
 }

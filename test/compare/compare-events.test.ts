@@ -24,7 +24,7 @@ describe('GET /api/compare/:id/events, when the job does not end with a report',
   it('a job that expires while followed ends the stream with an error event: 404, not_found, saying why', async () => {
     const { job_id, events_url } = await queue();
     const stream = await openEvents(events_url, key);
-    await svc.deps.compareJobs.queue.remove(job_id);
+    await (await svc.deps.compareJobs.queue()).remove(job_id);
     const last = (await stream.events()).at(-1);
     expect(last?.event).to.equal('error');
     expect(last?.data).to.include({ status: 404, code: 'not_found' });

@@ -3,6 +3,7 @@ import { serve, type FixtureServer } from '../links/fixture-site.js';
 import { keyMaker } from './support/keys.js';
 import { startOwnRedis, type OwnRedis } from './support/redis-server.js';
 import { baseEnv, spawnService, stopService, type ServiceProcess } from './support/service-process.js';
+import { Redis } from 'ioredis';
 import { until } from '../support/wait.js';
 
 interface Answer {
@@ -21,7 +22,9 @@ describe('faults: Redis down and back', function () {
 
   before(async () => {
     redis = await startOwnRedis();
-    site = await serve({ '/': '<title>page</title><body style="background:#00f">page</body>' });
+    site = await serve({
+      '/': '<title>page</title><body style="background:#00f">page</body>',
+    });
     const env = baseEnv(redis.url);
     prefix = env.REDIS_PREFIX;
     service = await spawnService('serve', env);
@@ -117,5 +120,35 @@ describe('faults: Redis down and back', function () {
       return s.body.status === 'completed' ? s.body : undefined;
     }, 30_000);
     expect(done.status).to.equal('completed');
+  });
+
+  it('a queue whose set-up failed (Redis refused its INFO) is made again: once Redis allows it, jobs are taken without a restart', async () => {
+    // BullMQ sets a queue up once (INFO for the version) and kept a failed set-up for good. An
+    // ACL user that may not run INFO makes that set-up fail every time, until it is allowed.
+    const admin = new Redis({ port: redis.port, host: '127.0.0.1' });
+    let api: ServiceProcess | undefined;
+    try {
+      await admin.call('ACL', 'SETUSER', 'sitelens', 'on', '>pw', '~*', '&*', '+@all', '-info');
+      const env = baseEnv(`redis://sitelens:pw@127.0.0.1:${redis.port}`);
+      api = await spawnService('api', env);
+      const keys = await keyMaker(redis.url, env.REDIS_PREFIX);
+      const { key } = await keys.newKey('pro');
+      await keys.close();
+      const enqueue = () => fetch(`${api?.url}/api/screenshot/queue`, { ...json({ url: `${site.url}/`, format: 'png' }, key), signal: AbortSignal.timeout(20_000) });
+      expect((await enqueue()).status).to.be.at.least(500);
+
+      await admin.call('ACL', 'SETUSER', 'sitelens', '+info');
+      let last = 0;
+      await until('the queue to take a job', async () => {
+        last = (await enqueue()).status;
+        return last === 202 ? true : undefined;
+      }, 10_000, 250).catch((err: Error) => {
+        throw new Error(`${err.message}; its last answer: ${last}`);
+      });
+    } finally {
+      await admin.call('ACL', 'DELUSER', 'sitelens').catch(() => undefined);
+      admin.disconnect();
+      await stopService(api);
+    }
   });
 });

@@ -142,12 +142,12 @@ describe('faults: graceful shutdown', function () {
       await until('the render to reach the site', () => (held.length ? true : undefined));
       first.kill('SIGTERM');
       expect(await first.exited).to.equal(0);
-      expect(await jobs.queue.getJobState(id)).to.equal('waiting');
+      expect(await (await jobs.queue()).getJobState(id)).to.equal('waiting');
 
       holding = false;
       second = await spawnService('worker', env);
       const state = await until('the job to complete', async () => {
-        const s = await jobs.queue.getJobState(id);
+        const s = await (await jobs.queue()).getJobState(id);
         return s === 'completed' || s === 'failed' ? s : undefined;
       }, 30_000);
       expect(state).to.equal('completed');

@@ -1,6 +1,6 @@
-import { Queue, type ConnectionOptions } from 'bullmq';
 import type { Redis, RedisOptions } from 'ioredis';
 import { RESULT_TTL_SECONDS, type JobKind } from '../job-queue.js';
+import { ProducerQueue } from '../producer-queue.js';
 import { WebhookLog, type WebhookStatus } from './webhook-log.js';
 
 export const WEBHOOK_QUEUE = 'webhook';
@@ -24,7 +24,7 @@ export type WebhookField = ({ url: string } & WebhookStatus) | null;
  * the outcome when it runs (`webhook-worker.ts`), so any kind's outcome goes the same way.
  */
 export class Webhooks {
-  readonly queue: Queue<WebhookJobData>;
+  private readonly queue: ProducerQueue<WebhookJobData>;
   readonly log: WebhookLog;
 
   constructor(
@@ -34,9 +34,7 @@ export class Webhooks {
     prefix: string,
     private readonly retry: { attempts: number; backoffMs: number },
   ) {
-    this.queue = new Queue(WEBHOOK_QUEUE, { connection: connection as ConnectionOptions, prefix: `${prefix}bull` });
-    // Errors reach the callers of each command; the event only reports reconnects.
-    this.queue.on('error', () => undefined);
+    this.queue = new ProducerQueue(WEBHOOK_QUEUE, connection, prefix);
     this.log = new WebhookLog(redis, prefix, RESULT_TTL_SECONDS);
   }
 
@@ -46,7 +44,7 @@ export class Webhooks {
    */
   async schedule(data: WebhookJobData): Promise<void> {
     await this.log.scheduled(data.job_id);
-    await this.queue.add('deliver', data, {
+    await (await this.queue.ready()).add('deliver', data, {
       jobId: `webhook-${data.job_id}`,
       attempts: this.retry.attempts,
       // Standard Webhooks: exponential backoff with jitter, so retries of many receivers spread out.
