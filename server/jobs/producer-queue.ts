@@ -1,5 +1,9 @@
 import { Queue, type ConnectionOptions } from 'bullmq';
 import type { RedisOptions } from 'ioredis';
+import { timeBound } from '../time-bounds.js';
+
+/** How long a call waits for a new queue's set-up after the old one's failed. */
+const FRESH_SET_UP_MS = 2_000;
 
 /**
  * A BullMQ queue for adding and reading jobs that outlives a failed set-up. BullMQ sets a
@@ -22,23 +26,34 @@ export class ProducerQueue<D> {
     this.current = this.make();
   }
 
-  /** The queue once its connection is set up; throws, and drops the queue, when the set-up failed. */
+  /**
+   * The queue once its connection is set up. A queue whose set-up failed is dropped and one
+   * new queue tried in the same call (a set-up that failed in a slow moment usually succeeds
+   * now); when that one is not ready within FRESH_SET_UP_MS either, the call fails.
+   */
   async ready(): Promise<Queue<D>> {
     const queue = (this.current ??= this.make());
     try {
       await queue.waitUntilReady();
       return queue;
     } catch (err) {
-      if (this.current === queue) {
-        this.current = undefined;
-        void queue.close().catch(() => undefined); // its connection is the broken one
-      }
+      this.drop(queue);
+      const fresh = (this.current ??= this.make());
+      const ok = await timeBound(fresh.waitUntilReady().then(() => true, () => false), FRESH_SET_UP_MS);
+      if (ok) return fresh;
+      if (ok === false) this.drop(fresh);
       throw err;
     }
   }
 
   async close(): Promise<void> {
     await this.current?.close();
+  }
+
+  private drop(queue: Queue<D>): void {
+    if (this.current !== queue) return;
+    this.current = undefined;
+    void queue.close().catch(() => undefined); // its connection is the broken one
   }
 
   private make(): Queue<D> {

@@ -137,14 +137,9 @@ describe('faults: Redis down and back', function () {
       const enqueue = () => fetch(`${api?.url}/api/screenshot/queue`, { ...json({ url: `${site.url}/`, format: 'png' }, key), signal: AbortSignal.timeout(20_000) });
       expect((await enqueue()).status).to.be.at.least(500);
 
+      // The first call after Redis allows it: the broken queue is replaced within the call.
       await admin.call('ACL', 'SETUSER', 'sitelens', '+info');
-      let last = 0;
-      await until('the queue to take a job', async () => {
-        last = (await enqueue()).status;
-        return last === 202 ? true : undefined;
-      }, 10_000, 250).catch((err: Error) => {
-        throw new Error(`${err.message}; its last answer: ${last}`);
-      });
+      expect((await enqueue()).status).to.equal(202);
     } finally {
       await admin.call('ACL', 'DELUSER', 'sitelens').catch(() => undefined);
       admin.disconnect();
