@@ -33,4 +33,22 @@ describe('the deployment files name the service as it is', () => {
     const passed = String(build?.with?.['build-args']).split('\n').map((l) => l.split('=')[0].trim()).filter(Boolean);
     expect(passed.filter((a) => !declared.has(a))).to.deep.equal([]);
   });
+
+  it("the README's service-container workflow names the image, the port, the health check and the host the image test drives", async () => {
+    const readme = await readFile('README.md', 'utf8');
+    const section = readme.slice(readme.indexOf('### In a workflow, with no deployment'));
+    const snippet = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    const workflow = parse(snippet) as {
+      jobs: { links: { services: { sitelens: { image: string; ports: string[]; env: Record<string, string>; options: string } }; steps: Array<{ uses?: string; with?: Record<string, string> }> } };
+    };
+    const service = workflow.jobs.links.services.sitelens;
+    expect(service.image).to.match(/^ghcr\.io\/sitelens\/sitelens:\d+$/);
+    expect(service.ports).to.deep.equal(['8080:8080']);
+    expect(Object.keys(service.env).filter((k) => !settingNames.includes(k))).to.deep.equal([]);
+    expect(service.options).to.include('--add-host=host.docker.internal:host-gateway').and.include('/app/deploy/docker/healthcheck.mjs');
+    expect(await readFile('deploy/docker/healthcheck.mjs', 'utf8')).to.include('/readyz');
+    const step = workflow.jobs.links.steps.find((st) => st.uses?.startsWith('sitelens/sitelens/actions/deadlinks@'));
+    expect(step?.with).to.include({ api_url: 'http://localhost:8080' });
+    expect(step?.with?.url).to.match(/^http:\/\/host\.docker\.internal:\d+\/$/);
+  });
 });
