@@ -8,40 +8,26 @@
  *
  * Loopback only. Prints a markdown table (copied into the README).
  */
-import { execFile, fork } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createSafeHttp } from '../server/net/safe-http.js';
 import { createTargetPolicy } from '../server/net/target-policy.js';
 import { checkSite, linkNet } from '../server/links/site-check.js';
 import { startTestService } from '../test/support/service.js';
+import { numberFlag, startLinkSite } from './support/bench-kit.js';
 
 const exec = promisify(execFile);
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
+const arg = numberFlag;
 
 const PAGES = 320;
 const IMAGES = 200;
 
-/**
- * The site runs in its own process, so the tools under test get the same share of the
- * two cores: a server in the bench's process would steal our crawler's event loop and
- * not linkinator's. Returns the site and its ground truth (which URLs are broken).
- */
+/** The generated site in its own process, and its ground truth (which URLs are broken). */
 async function generatedSite(latencyMs: number) {
-  const child = fork('bench/support/link-site.ts', [], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, LATENCY_MS: String(latencyMs), PAGES: String(PAGES), IMAGES: String(IMAGES) },
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('message', (m) => resolve((m as { port: number }).port));
-    child.once('exit', (code) => reject(new Error(`the bench site exited with ${code}`)));
-  });
-  const url = `http://127.0.0.1:${port}`;
+  const site = await startLinkSite({ LATENCY_MS: String(latencyMs), PAGES: String(PAGES), IMAGES: String(IMAGES) });
   const broken = new Set<string>();
-  for (let i = 0; i < PAGES; i += 20) broken.add(`${url}/missing/${i}`);
-  return { url, broken, close: async () => void child.kill('SIGTERM') };
+  for (let i = 0; i < PAGES; i += 20) broken.add(`${site.url}/missing/${i}`);
+  return { url: site.url, broken, close: async () => site.close() };
 }
 
 interface Row { tool: string; seconds: number; checked: number; found: number; falsePositives: number; missed: number }
