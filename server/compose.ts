@@ -124,7 +124,7 @@ export function linkDeps(
     timeoutMs: config.FETCH_TIMEOUT_MS,
     concurrency: config.LINK_CONCURRENCY,
     hostConcurrency: config.LINK_HOST_CONCURRENCY,
-    extract: (documents) => parts.documentExtractor.extract(documents),
+    extract: (documents, onEach) => parts.documentExtractor.extract(documents, onEach),
   };
   return (owner) => ({ ...shared, renderer: createBrowserRenderer(parts.browser.as(owner), http.policy, config.BROWSER_CONCURRENCY) });
 }

@@ -149,8 +149,8 @@ const schema = z.object({
   GITHUB_TOKEN: z.string().optional(),
   /** Link checks in flight per dead-link run, all hosts together. @default 64 */
   LINK_CONCURRENCY: int(64, 1, 1024),
-  /** Most link checks in flight per host: a host starts at 16 (or this, when lower) and grows to this while it answers fast; halved on 429/503, timeouts and resets. Also the outbound connections kept per origin. @default 32 */
-  LINK_HOST_CONCURRENCY: int(32, 1, 256),
+  /** Most link checks in flight per host: a host starts at 16 (or this, when lower) and grows to this while it answers fast; halved on 429/503, timeouts and resets. Also the outbound connections kept per origin. @default 64 */
+  LINK_HOST_CONCURRENCY: int(64, 1, 256),
   /** Seconds a working link's result is shared across requests; 0 disables the cache. @default 600 */
   LINK_CACHE_OK_SECONDS: int(600, 0, 86_400),
   /** Seconds a failed link's result is shared across requests. @default 60 */

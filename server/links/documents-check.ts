@@ -76,8 +76,14 @@ export async function checkDocuments(opts: DocumentsCheckOptions, deps: LinkDeps
   const onAbort = () => abort.abort();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const extracted = await readDocuments(opts.documents, deps);
-    const run = new DocumentsRun(opts, extracted, new LinkLedger(newChecker(deps, abort.signal, deadline), { startHost: '', checkOnly: opts.checkOnly, exclude: opts.exclude, accept: opts.accept }));
+    const checker = newChecker(deps, abort.signal, deadline);
+    const ledger = new LinkLedger(checker, { startHost: '', checkOnly: opts.checkOnly, exclude: opts.exclude, accept: opts.accept });
+    // The network is the slow part: a document's links go out as soon as it is read, while the
+    // others still are; the ledger then takes their answers in the documents' order.
+    const extracted = await readDocuments(opts.documents, deps, (doc) => {
+      for (const url of networkLinks(doc, opts, ledger)) checker.ahead(url, 'check');
+    });
+    const run = new DocumentsRun(opts, extracted, ledger);
     for (const doc of extracted) run.readDocument(doc);
     const skippedDocuments = extracted.filter((d) => d.binary).length;
     return await settleAndReport(run.ledger, () => abort.signal.aborted, {
@@ -96,6 +102,45 @@ export async function checkDocuments(opts: DocumentsCheckOptions, deps: LinkDeps
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * The links of `doc` that its reading will check over the network (`DocumentsRun.absolute`):
+ * absolute http(s) URLs within `only_lines`, `check_only` and `exclude`, not this repository's
+ * own file URLs (checked against the files); none offline. Normalised, as the ledger keys them.
+ */
+function networkLinks(doc: ExtractedDocument, opts: DocumentsCheckOptions, ledger: LinkLedger): string[] {
+  if (opts.offline || opts.checkOnly === 'internal') return [];
+  const repo = opts.repositoryUrl ? repositoryRef(opts.repositoryUrl) : null;
+  const inScope = onRequestedLines(opts, doc.path);
+  const urls: string[] = [];
+  for (const link of doc.links) {
+    const target = inScope(link) ? resolveLink(link.url, doc, opts.siteRoot) : undefined;
+    if (!target || !('url' in target) || ledger.excludes(link.url)) continue;
+    const n = normalise(target.url);
+    if (!n || (repo && repositoryFileLink(new URL(n.norm), repo))) continue;
+    urls.push(n.norm);
+  }
+  return urls;
+}
+
+/** Whether a link of the document at `path` is on a line `only_lines` asks for (any line when it is not given). */
+function onRequestedLines(opts: DocumentsCheckOptions, path: string): (link: { line: number; endLine: number }) => boolean {
+  const ranges = opts.onlyLines ? (opts.onlyLines[path] ?? []) : null;
+  return (link) => !ranges || ranges.some(([from, to]) => link.line <= to && link.endLine >= from);
+}
+
+/**
+ * Where a link of `doc` points: a file of the repository, a page of the repository's site
+ * (above its root), or an absolute URL. Markdown resolves as GitHub shows a file (root-relative
+ * links from the repository root); HTML as a browser does on the site it belongs to (`siteRoot`
+ * or the repository root), `<base href>` included. A relative value no URL parser takes is kept
+ * as written (an `invalid_url`).
+ */
+function resolveLink(value: string, doc: ExtractedDocument, siteRoot: string | undefined): RepositoryTarget | RepositoryPage | { url: string } {
+  if (!isRelativeLink(value)) return { url: value.startsWith('//') ? `https:${value}` : value };
+  if (doc.kind !== 'html') return resolveInRepository(value, doc.path);
+  return resolveInSite(value, doc.path, siteOf(doc.path, siteRoot), doc.baseHref) ?? { url: value };
 }
 
 /** One call's documents, read into the ledger: where each link points and what it is checked against. */
@@ -128,12 +173,11 @@ class DocumentsRun {
 
   readDocument(doc: ExtractedDocument): void {
     if (doc.error) recordUnreadable(this.ledger, doc.path, doc.error);
-    const ranges = this.opts.onlyLines ? (this.opts.onlyLines[doc.path] ?? []) : null;
-    const inScope = (link: { line: number; endLine: number }) => !ranges || ranges.some(([from, to]) => link.line <= to && link.endLine >= from);
+    const inScope = onRequestedLines(this.opts, doc.path);
     for (const link of doc.links) {
       if (!inScope(link)) continue;
       const source: LinkSource = { page: doc.path, file: doc.path, line: link.line, column: link.column };
-      const target = this.resolve(link.url, doc);
+      const target = resolveLink(link.url, doc, this.opts.siteRoot);
       if ('path' in target) this.inRepository(target, this.current, link, source);
       else if ('aboveRoot' in target) this.repositoryPage(target, link, source);
       else this.absolute(target.url, link, source);
@@ -157,19 +201,6 @@ class DocumentsRun {
       if (judged.length) verdicts.set(entry.url, new Map(judged.map((f) => [f, snapshot.judge(path, f)])));
     }
     return verdicts;
-  }
-
-  /**
-   * Where a link of `doc` points: a file of the repository, a page of the repository's site
-   * (above its root), or an absolute URL. Markdown resolves as GitHub shows a file (root-relative
-   * links from the repository root); HTML as a browser does on the site it belongs to (`siteRoot`
-   * or the repository root), `<base href>` included. A relative value no URL parser takes is kept
-   * as written (an `invalid_url`).
-   */
-  private resolve(value: string, doc: ExtractedDocument): RepositoryTarget | RepositoryPage | { url: string } {
-    if (!isRelativeLink(value)) return { url: value.startsWith('//') ? `https:${value}` : value };
-    if (doc.kind !== 'html') return resolveInRepository(value, doc.path);
-    return resolveInSite(value, doc.path, siteOf(doc.path, this.opts.siteRoot), doc.baseHref) ?? { url: value };
   }
 
   /** A file or directory of the repository (at the checkout, or at a ref the caller sent), checked without network. */

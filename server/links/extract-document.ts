@@ -81,9 +81,19 @@ function documentText(doc: DocumentInput, kind: DocumentKind): string | null {
 const LONE_SURROGATE = /\p{Cs}/u;
 
 /** The documents through the caller's extractor (worker threads in the service), or inline. */
-export function readDocuments(documents: DocumentInput[], deps: { extract?: (documents: DocumentInput[]) => Promise<ExtractedDocument[]> }): Promise<ExtractedDocument[]> {
-  return deps.extract ? deps.extract(documents) : Promise.resolve(documents.map(extractDocument));
+export function readDocuments(documents: DocumentInput[], deps: { extract?: ExtractDocuments }, onEach?: (doc: ExtractedDocument) => void): Promise<ExtractedDocument[]> {
+  if (deps.extract) return deps.extract(documents, onEach);
+  return Promise.resolve(
+    documents.map((d) => {
+      const doc = extractDocument(d);
+      onEach?.(doc);
+      return doc;
+    }),
+  );
 }
+
+/** Reads documents (off the event loop in the service); `onEach` hears of each as soon as it is read, in any order. */
+export type ExtractDocuments = (documents: DocumentInput[], onEach?: (doc: ExtractedDocument) => void) => Promise<ExtractedDocument[]>;
 
 /** A document that could not be read is a broken item of its own: its links are unknown, so the run cannot pass silently. */
 export function recordUnreadable(ledger: LinkLedger, path: string, error: string): void {

@@ -2,12 +2,12 @@ import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { ExtractTask } from './extract-worker.js';
 import type { DocumentInput } from './document-input.js';
-import { documentKind, type ExtractedDocument } from './extract-document.js';
+import { documentKind, type ExtractDocuments, type ExtractedDocument } from './extract-document.js';
 import { workerModule } from '../worker-module.js';
 
 export interface DocumentExtractor {
   /** Every document's links and anchors; a document that cannot be read in time comes back with `error`. */
-  extract(documents: DocumentInput[]): Promise<ExtractedDocument[]>;
+  extract: ExtractDocuments;
   close(): Promise<void>;
 }
 
@@ -53,7 +53,14 @@ export function createDocumentExtractor(opts: ExtractorOptions): DocumentExtract
     }
   };
   return {
-    extract: (documents) => Promise.all(documents.map(one)),
+    extract: (documents, onEach) =>
+      Promise.all(
+        documents.map(async (d) => {
+          const doc = await one(d);
+          onEach?.(doc);
+          return doc;
+        }),
+      ),
     async close() {
       await pool?.destroy();
       pool = undefined;

@@ -5,7 +5,7 @@
  * `initialPerHost` and each answer that comes back without a sign of strain raises its limit
  * by one, so it doubles every round trip while the host keeps up, up to `perHost`. Signs of
  * strain: a 429 or 503 halves the limit (once per burst) and pauses the host until its
- * `Retry-After`; a timeout or reset halves it; an answer slower than SLOW_MS holds it. Once a
+ * `Retry-After`; a timeout or reset halves it; a slow answer (see SLOW_MS) holds it. Once a
  * host has been cut, it grows by one per round trip only (one per `limit` answers). So a host
  * that answers fast gets a crawl done in a few round trips, and one that struggles gets fewer
  * requests at once until it stops saying so.
@@ -18,7 +18,7 @@
 export interface HostGateOptions {
   /** Requests in flight across all hosts. @default 64 */
   global?: number;
-  /** Most requests in flight per host, reached while the host answers fast. @default 32 */
+  /** Most requests in flight per host, reached while the host answers fast. @default 64 */
   perHost?: number;
   /** Requests in flight per host before it has answered (the fixed limit this service used before it adapted). @default 16 */
   initialPerHost?: number;
@@ -33,8 +33,14 @@ export type GatePriority = 'open' | 'check';
  */
 export type HostAnswer = { sentAt: number } & ({ kind: 'answered'; ms: number } | { kind: 'failed' });
 
-/** An answer slower than this does not raise the host's limit. */
+/**
+ * An answer raises the host's limit only when it is fast: under SLOW_MS, and under SLOWER times
+ * the host's fastest answer of the run (or under ALWAYS_FAST_MS): a host that starts queueing
+ * our requests answers slower than it did, and stops getting more of them.
+ */
 const SLOW_MS = 1_000;
+const SLOWER = 4;
+const ALWAYS_FAST_MS = 100;
 /** The part of a host's limit that requests opening more work may hold (the rest is kept for checks). */
 const OPEN_SHARE = 0.75;
 
@@ -47,6 +53,8 @@ interface HostState {
   window: number;
   /** Cut at least once: grows by one per round trip, no longer one per answer. */
   cut: boolean;
+  /** The fastest answer so far, in ms. */
+  fastest: number;
   pausedUntil: number;
   /** When the limit was last halved (`performance.now()`). */
   cutAt: number;
@@ -62,7 +70,7 @@ export class HostGate {
   private readonly globalWaiting: Record<GatePriority, Array<() => void>> = { open: [], check: [] };
   private readonly hosts = new Map<string, HostState>();
 
-  constructor({ global = 64, perHost = 32, initialPerHost = 16 }: HostGateOptions = {}) {
+  constructor({ global = 64, perHost = 64, initialPerHost = 16 }: HostGateOptions = {}) {
     this.globalCap = global;
     this.perHost = perHost;
     this.initialPerHost = Math.min(initialPerHost, perHost);
@@ -96,7 +104,9 @@ export class HostGate {
     const h = this.hosts.get(host);
     if (!h) return;
     if (answer.kind === 'failed') return this.halve(h, answer.sentAt);
-    if (answer.ms >= SLOW_MS || h.window >= this.perHost) return;
+    h.fastest = Math.min(h.fastest, answer.ms);
+    const fast = answer.ms < SLOW_MS && (answer.ms < ALWAYS_FAST_MS || answer.ms < SLOWER * h.fastest);
+    if (!fast || h.window >= this.perHost) return;
     h.window = Math.min(this.perHost, h.window + (h.cut ? 1 / h.limit : 1));
     h.limit = Math.floor(h.window);
     this.drainHost(h);
@@ -127,7 +137,7 @@ export class HostGate {
   private host(name: string): HostState {
     let h = this.hosts.get(name);
     if (!h) {
-      h = { active: 0, activeOpen: 0, limit: this.initialPerHost, window: this.initialPerHost, cut: false, pausedUntil: 0, cutAt: -Infinity, waiting: { open: [], check: [] } };
+      h = { active: 0, activeOpen: 0, limit: this.initialPerHost, window: this.initialPerHost, cut: false, fastest: Infinity, pausedUntil: 0, cutAt: -Infinity, waiting: { open: [], check: [] } };
       this.hosts.set(name, h);
     }
     return h;

@@ -2,8 +2,7 @@ import type { Dispatcher } from 'undici';
 import { targetErrorOf } from '../errors/index.js';
 import { BlockedTargetError } from '../net/target-policy.js';
 import { netErrorKind, innermostMessage, type SafeHttp } from '../net/safe-http.js';
-import type { DocumentInput } from './document-input.js';
-import type { ExtractedDocument } from './extract-document.js';
+import type { ExtractDocuments } from './extract-document.js';
 import { extractHtml } from './extract-html.js';
 import { alwaysValidFragment, anchorMatcher } from './fragment-match.js';
 import { HostGate } from './host-gate.js';
@@ -61,11 +60,11 @@ export interface LinkDeps {
   timeoutMs: number;
   /** @default 64 */
   concurrency?: number;
-  /** Most checks in flight per host, reached while it answers fast (`host-gate.ts`). @default 32 */
+  /** Most checks in flight per host, reached while it answers fast (`host-gate.ts`). @default 64 */
   hostConcurrency?: number;
   renderer?: PageRenderer;
   /** Reads repository documents (documents and GitHub modes), off the event loop in the service. @default extractDocument, inline */
-  extract?: (documents: DocumentInput[]) => Promise<ExtractedDocument[]>;
+  extract?: ExtractDocuments;
 }
 
 /** The outbound part of `LinkDeps`, from the guarded HTTP client: every request and address check through it. */
@@ -133,7 +132,7 @@ export async function checkSite(opts: SiteCheckOptions, deps: LinkDeps): Promise
 }
 
 export function newChecker(deps: LinkDeps, signal: AbortSignal, deadline: number): LinkChecker {
-  const gate = new HostGate({ global: deps.concurrency ?? 64, perHost: deps.hostConcurrency ?? 32 });
+  const gate = new HostGate({ global: deps.concurrency ?? 64, perHost: deps.hostConcurrency ?? 64 });
   return new LinkChecker(
     { dispatcher: deps.dispatcher, assertUrl: deps.assertUrl, gate, cache: deps.cache },
     { timeoutMs: deps.timeoutMs, signal, deadline },

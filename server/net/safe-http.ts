@@ -7,7 +7,7 @@ export interface SafeHttpOptions {
   policy: TargetPolicy;
   /**
    * Connections kept per origin: at least the link checker's per-host limit, or requests past
-   * it wait in the connection pool, first come first served, whatever their priority. @default 32
+   * it wait in the connection pool, first come first served, whatever their priority. @default 64
    */
   connections?: number;
   /** Connect timeout in ms. @default 10000 */
@@ -29,7 +29,7 @@ export interface SafeHttp {
   close(): Promise<void>;
 }
 
-export function createSafeHttp({ policy, connections = 32, connectTimeoutMs = 10_000, ca }: SafeHttpOptions): SafeHttp {
+export function createSafeHttp({ policy, connections = 64, connectTimeoutMs = 10_000, ca }: SafeHttpOptions): SafeHttp {
   // One context for every connection: parsing a few hundred CAs per handshake costs ~20 ms.
   const secureContext = ca ? tls.createSecureContext({ ca: [...ca] }) : undefined;
   const agent = new Agent({

@@ -37,6 +37,17 @@ describe('HostGate (per-host limits that adapt to how the host answers)', () => 
     expect(gate.limitOf('a')).to.equal(20);
   });
 
+  it('unit: an answer far slower than the host\'s fastest (a host queueing our requests) does not raise the limit', () => {
+    const gate = new HostGate({ perHost: 64, initialPerHost: 16 });
+    void gate.run('a', async () => undefined);
+    gate.answered('a', { kind: 'answered', ms: 150, sentAt: now() });
+    expect(gate.limitOf('a')).to.equal(17);
+    gate.answered('a', { kind: 'answered', ms: 700, sentAt: now() }); // over 4× 150 ms
+    expect(gate.limitOf('a')).to.equal(17);
+    gate.answered('a', { kind: 'answered', ms: 90, sentAt: now() }); // under 100 ms counts as fast whatever the fastest
+    expect(gate.limitOf('a')).to.equal(18);
+  });
+
   it('unit: a slow answer holds the limit; a timeout halves it once per burst, not once per request of the burst', () => {
     const gate = new HostGate({ perHost: 32, initialPerHost: 16 });
     void gate.run('a', async () => undefined);
