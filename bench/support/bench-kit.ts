@@ -2,7 +2,7 @@
  * What the benches share: the generated link site in its own process, medians, command-line
  * flags and the machine's load beside every figure.
  */
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 
 /** `--name value` from the command line, or `fallback`. */
@@ -44,15 +44,18 @@ export async function timed<T>(runs: number, fn: () => Promise<T>): Promise<Time
 }
 
 /**
- * The generated link site (`bench/support/link-site.ts`) in its own process, so the tools
- * under test get the same share of the cores: a server in the bench's process would take our
- * crawler's event loop and not a peer's.
+ * A bench server (a script that sends `{ port }` when listening) in its own process, so the
+ * tools under test get the same share of the cores: a server in the bench's process would
+ * take our crawler's event loop and not a peer's.
  */
-export async function startLinkSite(env: Record<string, string>): Promise<{ url: string; close(): void }> {
-  const child = fork('bench/support/link-site.ts', [], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env } });
+export async function startServerProcess(script: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess; close(): void }> {
+  const child = fork(script, [], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env } });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { port: number }).port));
-    child.once('exit', (code) => reject(new Error(`the bench site exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });
-  return { url: `http://127.0.0.1:${port}`, close: () => void child.kill('SIGTERM') };
+  return { url: `http://127.0.0.1:${port}`, child, close: () => void child.kill('SIGTERM') };
 }
+
+/** The generated link site (`bench/support/link-site.ts`). */
+export const startLinkSite = (env: Record<string, string>) => startServerProcess('bench/support/link-site.ts', env);
