@@ -357,6 +357,21 @@ describe('POST /api/deadlinks/documents, transport and reading limits', () => {
     ]);
     expect(r.body.broken_links.find((i: any) => i.kind === 'unreadable').error).to.match(/longer than 0.3 s/);
   });
+
+  it('reads every other document of a set read in batches, those before and after a document that takes too long', async function () {
+    this.timeout(60_000);
+    const key = await svc.newKey('business');
+    const hostile = '*a '.repeat(3000) + 'x' + ' a*'.repeat(3000);
+    const fine = Array.from({ length: 30 }, (_, i) => ({ path: `f${i}.md`, content: `# F\n\n[x](gone-${i}.md)` }));
+    const r = await svc.call('/api/deadlinks/documents', {
+      method: 'POST',
+      headers: { 'x-api-key': key },
+      json: { documents: [...fine.slice(0, 13), { path: 'slow.md', content: hostile }, ...fine.slice(13)] }, // batches of 4 on 2 threads: slow.md is second in its batch
+    });
+    expect(r.status, r.text).to.equal(200);
+    const found = r.body.broken_links.map((i: any) => `${i.kind} ${i.url}`);
+    expect(found).to.have.members(['unreadable slow.md', ...fine.map((_, i) => `missing_file gone-${i}.md`)]);
+  });
   after(async () => svc?.close());
 
   it('answers a clean 413 before reading it all', async () => {
