@@ -96531,8 +96531,14 @@ function documentText(doc, kind) {
 /** In a `u` regex a surrogate pair is one code point, so only a lone surrogate is in `\p{Cs}`. */
 const LONE_SURROGATE = /\p{Cs}/u;
 /** The documents through the caller's extractor (worker threads in the service), or inline. */
-function readDocuments(documents, deps) {
-    return deps.extract ? deps.extract(documents) : Promise.resolve(documents.map(extractDocument));
+function readDocuments(documents, deps, onEach) {
+    if (deps.extract)
+        return deps.extract(documents, onEach);
+    return Promise.resolve(documents.map((d) => {
+        const doc = extractDocument(d);
+        onEach?.(doc);
+        return doc;
+    }));
 }
 /** A document that could not be read is a broken item of its own: its links are unknown, so the run cannot pass silently. */
 function recordUnreadable(ledger, path, error) {
