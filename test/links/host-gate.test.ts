@@ -1,5 +1,8 @@
 import { expect } from 'chai';
 import type http from 'node:http';
+import http2 from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { makeCa, makeLeaf } from '../analysis/support/certs.js';
 import { HostGate } from '../../server/links/host-gate.js';
 import { checkSite, linkNet } from '../../server/links/site-check.js';
 import { createSafeHttp } from '../../server/net/safe-http.js';
@@ -171,5 +174,37 @@ describe('Link checks against one host, counted by the host', () => {
     expect(refusals).to.be.greaterThan(0);
     // Without the cuts the first bursts past 6 would be refused again and again (3 tries a link).
     expect(refusals).to.be.below(30);
+  });
+});
+
+describe('Link checks against a host that offers HTTP/2', () => {
+  it('scenario: every check of a page\'s 40 links goes over HTTP/2 streams of one connection', async () => {
+    const ca = await makeCa();
+    const leaf = await makeLeaf({ names: ['localhost'], ca });
+    const versions: string[] = [];
+    let sessions = 0;
+    const server = http2.createSecureServer({ ...leaf, allowHTTP1: true }, (req, res) => {
+      versions.push(req.httpVersion);
+      const body = req.url === '/' ? html(Array.from({ length: 40 }, (_, i) => `<img src="/i/${i}.png">`).join('')) : '';
+      res.writeHead(200, { 'content-type': req.url === '/' ? 'text/html' : 'image/png' });
+      res.end(req.method === 'HEAD' ? '' : body);
+    });
+    server.on('session', () => sessions++);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const net = createSafeHttp({ policy: createTargetPolicy('true'), ca: [ca.cert] });
+    try {
+      const { port } = server.address() as AddressInfo;
+      const report = await checkSite(
+        { url: `https://localhost:${port}/`, mode: 'quick', maxPages: 1, maxDurationMs: 20_000, render: false, fragments: 'ignore', gate: {} },
+        { ...linkNet(net), timeoutMs: 5_000 },
+      );
+      expect(report.total_links_checked).to.equal(40);
+      expect(report.broken_links).to.deep.equal([]);
+      expect(new Set(versions)).to.deep.equal(new Set(['2.0']));
+      expect(sessions).to.equal(1);
+    } finally {
+      await net.close();
+      server.close();
+    }
   });
 });
