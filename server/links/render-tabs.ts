@@ -1,4 +1,4 @@
-import type { Page } from 'puppeteer-core';
+import type { CDPSession, Page } from 'puppeteer-core';
 import type { TargetPolicy } from '../net/target-policy.js';
 import { withTimeout } from '../time-bounds.js';
 import type { RenderPages, Lease } from '../render/browser-pool.js';
@@ -63,10 +63,12 @@ export function openRenderTabs(
 
   const tab = async (page: Page, lease: Lease, first: Queued) => {
     let job: Queued | undefined = first;
+    // One DevTools session for the tab's emptying, not one per page (each costs a round trip to attach).
+    let cdp: Promise<CDPSession> | undefined;
     for (let n = 0; job; n++) {
       const current = job;
       try {
-        if (n > 0) await emptyTab(page, lease);
+        if (n > 0) await emptyTab(page, (cdp ??= page.createCDPSession()), lease);
         current.resolve(await withTimeout(render(page, current), current.budget, () => new Error(`the page did not render within ${current.budget} ms`)));
       } catch (err) {
         current.reject(err);
@@ -117,14 +119,12 @@ export function openRenderTabs(
  * time. Its document is replaced by the next navigation (the renderer ignores navigations
  * the old document starts meanwhile); a detour through about:blank cost more than a render.
  */
-async function emptyTab(page: Page, lease: Lease): Promise<void> {
+async function emptyTab(page: Page, cdp: Promise<CDPSession>, lease: Lease): Promise<void> {
   const last = page.url();
   const clearing = /^https?:/i.test(last)
     ? [
         page.evaluate(() => sessionStorage.clear()).catch(() => undefined),
-        page.createCDPSession().then((cdp) =>
-          cdp.send('Storage.clearDataForOrigin', { origin: new URL(last).origin, storageTypes: 'all' }).finally(() => cdp.detach().catch(() => undefined)),
-        ),
+        cdp.then((session) => session.send('Storage.clearDataForOrigin', { origin: new URL(last).origin, storageTypes: 'all' })),
       ]
     : [];
   await Promise.all([...clearing, lease.restartScriptBudget()]);
