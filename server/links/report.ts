@@ -29,6 +29,17 @@ export interface LinkItem {
   /** GitHub and documents modes: every occurrence, in document order. */
   locations?: LinkLocation[];
   browser_verified?: boolean;
+  /** With `suggest_fixes`: a replacement URL whose target is known (keeps the link's `#fragment`). */
+  suggestion?: LinkSuggestion;
+}
+
+/** A fix a reviewer can accept: only ever a different URL for the same link. */
+export interface LinkSuggestion {
+  url: string;
+  /** `permanent_redirect`: every hop 301/308 and the end works; `https`: the http link's https twin works; `archived`: a Wayback snapshot of a broken link. */
+  reason: 'permanent_redirect' | 'https' | 'archived';
+  /** `archived`: ISO 8601 time of the snapshot. */
+  archived_at?: string;
 }
 
 export interface DeadLinkReport {

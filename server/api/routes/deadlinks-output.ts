@@ -1,17 +1,20 @@
 import type { Response } from 'express';
 import { toCsv } from '../../links/formats/csv.js';
 import { toGithubAnnotations } from '../../links/formats/github.js';
+import { toSarif } from '../../links/formats/sarif.js';
+import { apis } from '../api-names.js';
 import type { DeadLinkReport } from '../../links/report.js';
 import { renderDeadLinks } from '../../report-markdown/dead-links.js';
 import { compileUrlPattern, type UrlPattern } from '../../links/url-pattern.js';
 
-export type ReportFormat = 'json' | 'csv' | 'github' | 'markdown';
+export type ReportFormat = 'json' | 'csv' | 'github' | 'markdown' | 'sarif';
 
 /** The report in a text format; null for JSON. */
 export function formatReport(format: ReportFormat, report: DeadLinkReport): string | null {
   if (format === 'csv') return toCsv(report);
   if (format === 'github') return toGithubAnnotations(report);
   if (format === 'markdown') return renderDeadLinks(report);
+  if (format === 'sarif') return JSON.stringify(toSarif(report, { toolVersion: apis.deadlinks.version }), null, 2);
   return null;
 }
 
@@ -19,6 +22,7 @@ const mediaTypes: Record<Exclude<ReportFormat, 'json'>, string> = {
   csv: 'text/csv; charset=utf-8',
   github: 'text/plain; charset=utf-8',
   markdown: 'text/markdown; charset=utf-8',
+  sarif: 'application/sarif+json; charset=utf-8',
 };
 
 export function sendReport(res: Response, format: ReportFormat, report: DeadLinkReport): void {

@@ -6,9 +6,9 @@ import { compileUrlPattern } from '../../links/url-pattern.js';
 /** Options shared by every mode and by the documents endpoint (query strings and JSON numbers alike). */
 export const reportOptions = {
   format: z
-    .enum(['json', 'csv', 'github', 'markdown'])
+    .enum(['json', 'csv', 'github', 'markdown', 'sarif'])
     .default('json')
-    .describe('`json` (the report); `csv` (one row per broken link and place: url,status,kind,found_on,file,line,column, RFC 4180); `github` (workflow commands: `::error file=…,line=…,col=…::` per broken link and place, `::warning` per warning, a final `::notice` summary); `markdown` (a pull-request comment, the one the GitHub Actions post: headline with the gate, one row per broken link or warning with every place it was found, worst first, the first 20 open and the rest in `<details>`, redirects and bot-protected links folded; at most 65,536 characters, saying how many rows were cut).'),
+    .describe('`json` (the report); `sarif` (SARIF 2.1.0 for GitHub code scanning, `application/sarif+json`: one rule per family of finding kinds, one result per broken place and per warning, repository files relative to `%SRCROOT%` with line and column, site pages as absolute URIs, `partialFingerprints` stable across runs and line shifts); `csv` (one row per broken link and place: url,status,kind,found_on,file,line,column, RFC 4180); `github` (workflow commands: `::error file=…,line=…,col=…::` per broken link and place, `::warning` per warning, a final `::notice` summary); `markdown` (a pull-request comment, the one the GitHub Actions post: headline with the gate, one row per broken link or warning with every place it was found, worst first, the first 20 open and the rest in `<details>`, redirects and bot-protected links folded; at most 65,536 characters, saying how many rows were cut).'),
   threshold: qNumber(0, 100)
     .optional()
     .describe('Gate: the minimum `summary.health_score` for `pass: true`, 0 to 100, decimals allowed (`99.5`); `pass` holds when `health_score >= threshold`. `pass` is present only when `threshold` or `max_broken` is given.')
@@ -124,6 +124,14 @@ export const linkItem = z.object({
     .optional()
     .describe('GitHub and documents modes: every occurrence of the link, sorted by file, line and column'),
   browser_verified: z.boolean().optional().describe('A bot-blocked link that loaded in a real browser (full mode)'),
+  suggestion: z
+    .object({
+      url: z.string().describe('The replacement URL (the link\'s #fragment kept)'),
+      reason: z.enum(['permanent_redirect', 'https', 'archived']).describe('`permanent_redirect`: every hop was 301/308 and the final URL works; `https`: the http link\'s https twin works; `archived`: the nearest Wayback Machine snapshot of a broken link'),
+      archived_at: z.string().optional().describe('`archived`: ISO 8601 time of the snapshot'),
+    })
+    .optional()
+    .describe('With `suggest_fixes=true`: a replacement whose target is known'),
 });
 
 export const deadlinkReport = z.object({

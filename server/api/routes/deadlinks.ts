@@ -87,6 +87,7 @@ export function deadlinkRoutes(deps: AppDeps) {
             'text/csv': 'text',
             'text/plain': 'text',
             'text/markdown': 'text',
+            'application/sarif+json': 'text',
             'text/event-stream': 'text',
           },
         },
