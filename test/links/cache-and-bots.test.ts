@@ -63,7 +63,7 @@ describe('GET /api/deadlinks, result cache and bot protection', () => {
     const params = op.parameters.map((p: any) => p.name);
     expect(params).to.include.members(['url', 'github', 'mode', 'max_pages', 'max_duration', 'format', 'threshold', 'max_broken', 'check_only', 'fragments', 'render', 'exclude', 'accept']);
     for (const p of op.parameters) expect(p.description, p.name).to.be.a('string');
-    expect(op.parameters.find((p: any) => p.name === 'format').schema.enum).to.deep.equal(['json', 'csv', 'github', 'markdown']);
+    expect(op.parameters.find((p: any) => p.name === 'format').schema.enum).to.deep.equal(['json', 'csv', 'github', 'markdown', 'sarif']);
     expect(op.parameters.find((p: any) => p.name === 'threshold').schema).to.include({ type: 'number', minimum: 0, maximum: 100 });
     const item = op.responses['200'].content['application/json'].schema.properties.broken_links.items;
     expect(Object.keys(item.properties)).to.include.members(['url', 'status', 'kind', 'type', 'found_on', 'redirect_chain', 'file', 'line', 'column', 'locations']);
