@@ -25,6 +25,8 @@ import { ResultCache } from './links/result-cache.js';
 import { createBrowserRenderer } from './links/browser-renderer.js';
 import type { DocumentExtractor } from './links/extract-pool.js';
 import { linkNet, type LinkDeps } from './links/site-check.js';
+import { withTargetHeaders, type TargetHeaders } from './net/target-headers.js';
+import { pagesWithTargetHeaders } from './render/page-target-headers.js';
 import type { SafeHttp } from './net/safe-http.js';
 import { SiteStatusStore } from './links/site-status.js';
 import { DiffStore, DIFF_KEPT_SECONDS } from './diff/diff-store.js';
@@ -116,7 +118,7 @@ export async function composeService(
 export function linkDeps(
   config: Config,
   parts: { http: SafeHttp; browser: BrowserPool; documentExtractor: DocumentExtractor; cache: ResultCache },
-): (owner: RenderOwner) => LinkDeps {
+): (owner: RenderOwner, opts?: LinkCallOptions) => LinkDeps {
   const { http } = parts;
   const shared: LinkDeps = {
     ...linkNet(http),
@@ -126,7 +128,19 @@ export function linkDeps(
     hostConcurrency: config.LINK_HOST_CONCURRENCY,
     extract: (documents, onEach) => parts.documentExtractor.extract(documents, onEach),
   };
-  return (owner) => ({ ...shared, renderer: createBrowserRenderer(parts.browser.as(owner), http.policy, config.BROWSER_CONCURRENCY) });
+  return (owner, { targetHeaders } = {}) => {
+    const renderer = createBrowserRenderer(pagesWithTargetHeaders(parts.browser.as(owner), targetHeaders), http.policy, config.BROWSER_CONCURRENCY);
+    if (!targetHeaders) return { ...shared, renderer };
+    // A protected target answers these requests as it answers no one else: no result of them
+    // may be shared through the cache, nor any other caller's reused for them.
+    return { ...shared, dispatcher: withTargetHeaders(shared.dispatcher, targetHeaders), cache: undefined, renderer };
+  };
+}
+
+/** What one check asks of the link checker besides its owner. */
+export interface LinkCallOptions {
+  /** Headers for one origin (a protected preview): its requests and renders carry them, nothing is cached. */
+  targetHeaders?: TargetHeaders;
 }
 
 export { createApp };

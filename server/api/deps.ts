@@ -14,6 +14,7 @@ import type { DocumentExtractor } from '../links/extract-pool.js';
 import type { ScreenshotJobs } from '../jobs/screenshot-job.js';
 import type { Webhooks } from '../jobs/webhooks/webhooks.js';
 import type { LinkDeps } from '../links/site-check.js';
+import type { LinkCallOptions } from '../compose.js';
 import type { SiteStatusStore } from '../links/site-status.js';
 import type { DiffStore } from '../diff/diff-store.js';
 import type { CompareJobs } from '../jobs/compare-job.js';
@@ -49,7 +50,7 @@ export interface AppDeps {
   /** Webhook deliveries of every job kind and their records. */
   webhooks: Webhooks;
   /** The link checker's dependencies (shared result cache, concurrency, renderer) for a caller whose renders count against `owner` (server/compose.ts). */
-  links(owner: RenderOwner): LinkDeps;
+  links(owner: RenderOwner, opts?: LinkCallOptions): LinkDeps;
   /** Latest dead-link status per site (widget, badge). */
   siteStatuses: SiteStatusStore;
   /** Screenshot-diff images behind their URLs. */

@@ -85,6 +85,8 @@ const takesList = (s: JsonSchema | undefined): boolean => s?.type === 'array' ||
 
 function describeIssue(issue: z.core.$ZodIssue, root: JsonSchema, input: unknown, where: Where): string {
   const name = issue.path.length ? pathName(issue.path) : where === 'body' ? 'request body' : where;
+  // Secrets (target_headers) are never echoed back, not even in a 400.
+  const secret = issue.path[0] === 'target_headers';
   const value = valueAt(input, issue.path);
   if (issue.code === 'unrecognized_keys') {
     return `${name} has unknown field(s): ${issue.keys.join(', ')}`;
@@ -96,7 +98,7 @@ function describeIssue(issue: z.core.$ZodIssue, root: JsonSchema, input: unknown
     : issue.message.startsWith(`${name} `) ? issue.message.slice(name.length + 1) : issue.message;
   // A schema's own words about an object or array (`is Chart.js v2 syntax`) need no "got an object".
   const container = value !== null && typeof value === 'object';
-  return value === undefined || (own && container) ? `${name} ${rule}` : `${name} ${rule}, got ${shown(value)}`;
+  return value === undefined || secret || (own && container) ? `${name} ${rule}` : `${name} ${rule}, got ${shown(value)}`;
 }
 
 /** `urls[0]`, `data.datasets`: how a caller writes the place in a query or JSON body. */

@@ -1,6 +1,7 @@
 import { BadInputError, DomainError } from '../errors/index.js';
 import { captureScreenshot, type ScreenshotDeps, type ScreenshotOptions } from '../render/screenshot.js';
 import { diffPngs } from './pixel-diff.js';
+import type { TargetHeaders } from '../net/target-headers.js';
 
 export interface ScreenshotDiffOptions {
   baselineUrl: string;
@@ -19,6 +20,8 @@ export interface ScreenshotDiffOptions {
   blockAds: boolean;
   /** CSS selectors hidden (visibility: hidden) before capture, for dynamic content. */
   hideSelectors: string[];
+  /** Headers for the candidate's origin only (a protected preview); both captures send them there and nowhere else. */
+  targetHeaders?: TargetHeaders;
 }
 
 export interface ScreenshotDiffResult {
@@ -75,6 +78,7 @@ function renderOptions(url: string, opts: ScreenshotDiffOptions): ScreenshotOpti
     delay: opts.delay,
     blockAds: opts.blockAds,
     js: opts.hideSelectors.length ? hideScript(opts.hideSelectors) : undefined,
+    targetHeaders: opts.targetHeaders,
   };
 }
 

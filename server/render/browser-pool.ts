@@ -1,6 +1,8 @@
 import type { BrowserContext, Page } from 'puppeteer-core';
 import type { Logger } from '../log.js';
 import type { TargetPolicy } from '../net/target-policy.js';
+import type { TargetHeaders } from '../net/target-headers.js';
+import { sendTargetHeaders } from './page-target-headers.js';
 import { Browsers, type Instance } from './pool/browsers.js';
 import { applyLeaseLook, newContextPage, type LeaseLook, type Prepared } from './pool/page-setup.js';
 import { BrowserCrashedError, RenderTimeoutError, ScriptBudgetError } from './pool/pool-errors.js';
@@ -50,6 +52,8 @@ export interface PageOptions extends LeaseLook {
   policy: TargetPolicy;
   /** Cap of this lease in ms; defaults to the pool's. */
   timeoutMs?: number;
+  /** Headers sent with the page's requests to one origin only (protected previews). */
+  targetHeaders?: TargetHeaders;
 }
 
 export interface LeaseOptions extends PageOptions {
@@ -205,6 +209,7 @@ export function createBrowserPool(options: BrowserPoolOptions, deps: BrowserPool
         pages++;
         counted = true;
         ready.page.on('error', () => (pageCrashed = true)); // the renderer died ("Page crashed!")
+        if (opts.targetHeaders) sendTargetHeaders(ready.page, opts.targetHeaders);
         const cdp = await ready.page.createCDPSession();
         await applyLeaseLook(cdp, leased, opts);
         const dog = watchScript(cdp, scriptBudgetMs, ready.navigation);

@@ -2,6 +2,7 @@ import type { HTTPResponse, Page } from 'puppeteer-core';
 import { BadInputError, targetError } from '../errors/index.js';
 import { openPage } from './open-page.js';
 import type { TargetPolicy } from '../net/target-policy.js';
+import type { TargetHeaders } from '../net/target-headers.js';
 import type { AdBlocker } from './ad-blocker.js';
 import type { BrowserPool, RenderOwner, RenderPages } from './browser-pool.js';
 import type { Config } from '../config.js';
@@ -46,6 +47,8 @@ export interface ScreenshotOptions {
   js?: string;
   waitFor?: string;
   auth?: { username: string; password: string };
+  /** Headers sent to one origin only (protected previews; the url's, or a diff's candidate's); see `net/target-headers.ts`. */
+  targetHeaders?: TargetHeaders;
   acceptLanguage?: string;
 }
 
@@ -104,7 +107,7 @@ export async function captureScreenshot(opts: ScreenshotOptions, deps: Screensho
   const timeoutMs = (deps.renderTimeoutMs ?? 60_000) + opts.delay;
 
   return deps.pool.withPage(
-    { policy: deps.policy, timeoutMs, locale: opts.acceptLanguage, mobile: preset?.isMobile ?? false },
+    { policy: deps.policy, timeoutMs, locale: opts.acceptLanguage, mobile: preset?.isMobile ?? false, targetHeaders: opts.targetHeaders },
     async (page) => {
       await page.setViewport({
         width,

@@ -11,6 +11,7 @@ import type { ScreenshotJobs } from '../jobs/screenshot-job.js';
 import type { Webhooks } from '../jobs/webhooks/webhooks.js';
 import type { TechDetector } from '../techstack/tech-detector.js';
 import type { LinkDeps } from '../links/site-check.js';
+import type { LinkCallOptions } from '../compose.js';
 
 /** What the background workers use, built by the composition root (server/compose.ts). */
 export interface WorkerDeps {
@@ -31,5 +32,5 @@ export interface WorkerDeps {
   diffs: DiffStore;
   charts: ChartRenderer;
   /** The link checker's dependencies as GET /api/deadlinks has them (one result cache, the configured concurrency), for a job's owner. */
-  links(owner: RenderOwner): LinkDeps;
+  links(owner: RenderOwner, opts?: LinkCallOptions): LinkDeps;
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { qBool, qInt, qNumber, qUrl } from '../route.js';
 import { siteCheckDefaults } from '../../links/site-check.js';
 import { compileUrlPattern } from '../../links/url-pattern.js';
+import { targetHeadersQuery } from '../../net/target-headers.js';
 
 /** Options shared by every mode and by the documents endpoint (query strings and JSON numbers alike). */
 export const reportOptions = {
@@ -88,11 +89,15 @@ export const deadlinksQuery = z
     ...reportOptions,
     exclude: excludeQuery,
     accept: acceptQuery,
+    target_headers: targetHeadersQuery.describe(
+      'Request headers for a protected site (a preview behind Vercel\'s protection, a password), as URL-encoded JSON: `{"x-vercel-protection-bypass":"…"}`. Sent to `url`\'s own origin only (scheme, host and port): its pages, its links and the requests its rendered pages make there; never to external links, third-party subresources or a redirect off the origin. Results of such a check are not cached or shared, and the site\'s public status (widget, badge) is not updated. At most 10 headers, names HTTP tokens, values up to 4096 characters without line breaks; hop-by-hop headers, `Host` and `Content-Length` are refused. Never logged or echoed.',
+    ),
     render: qBool(siteCheckDefaults.render).describe('Full mode only: render pages in Chromium (default true). `false` crawls with plain HTTP (faster, misses script-inserted links).'),
     key: z.string().optional().describe('API key (alternatively the X-API-Key header or a bearer token).'),
   })
   .superRefine((q, ctx) => {
     if (!q.url && !q.github) ctx.addIssue({ code: 'custom', path: ['url'], message: 'url is required unless github is given' });
+    if (q.github && q.target_headers) ctx.addIssue({ code: 'custom', path: ['target_headers'], message: 'target_headers applies to a site (url), not to GitHub mode; leave it out' });
   });
 
 const hop = z.object({

@@ -17,6 +17,7 @@ import type { CrawlProgress } from '../../links/site-crawler.js';
 import type { SiteStatus } from '../../links/site-status.js';
 import { widgetScript } from '../../public/widget.js';
 import { pause } from '../../time-bounds.js';
+import { scopeTargetHeaders } from '../../net/target-headers.js';
 
 type Query = z.infer<typeof deadlinksQuery>;
 
@@ -40,7 +41,8 @@ export function deadlinkRoutes(deps: AppDeps) {
       { url: q.url ?? '', mode: q.mode, maxPages: q.max_pages, maxDurationMs: q.max_duration * 1000, checkOnly: q.check_only, render: q.render, fragments: q.fragments, gate, onProgress, signal, ...filters },
       linkDeps,
     );
-    if (!q.check_only) await statuses.save(report);
+    // A protected site's report is its owner's: the public status (widget, badge) never shows it.
+    if (!q.check_only && !q.target_headers) await statuses.save(report);
     return report;
   };
 
@@ -98,7 +100,7 @@ export function deadlinkRoutes(deps: AppDeps) {
         504: errorResponse('The url timed out'),
       },
       async handler({ query, owner, req, res }) {
-        const linkDeps = deps.links(owner);
+        const linkDeps = deps.links(owner, { targetHeaders: query.url ? scopeTargetHeaders(query.url, query.target_headers) : undefined });
         if (wantsStream(req)) return stream(req, res, query, (q, onProgress, signal) => run(q, linkDeps, onProgress, signal));
         const report = await run(query, linkDeps);
         sendReport(res, query.format, report);

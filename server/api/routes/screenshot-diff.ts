@@ -4,6 +4,7 @@ import { NotFoundError } from '../../errors/index.js';
 import { defineRoute, qUrl, errorResponse } from '../route.js';
 import { screenshotDiff } from '../../diff/screenshot-diff.js';
 import { screenshotDeps } from '../../render/screenshot.js';
+import { scopeTargetHeaders, targetHeadersBody } from '../../net/target-headers.js';
 import { diffIdPattern, diffImageNames, newDiffId } from '../../diff/diff-store.js';
 
 
@@ -22,6 +23,7 @@ const diffBody = z
       .max(50)
       .default([])
       .describe('CSS selectors hidden (visibility: hidden) before capture: clocks, carousels, ads'),
+    target_headers: targetHeadersBody.describe('Request headers for a protected candidate (a preview behind Vercel\'s protection, a password): sent to `candidate_url`\'s origin only (scheme, host and port), by both captures, never to other hosts, redirects off it or third-party subresources. At most 10 headers, names HTTP tokens, values up to 4096 characters without line breaks; hop-by-hop headers, `Host` and `Content-Length` are refused. Never logged or echoed.'),
   })
   .strict();
 
@@ -73,6 +75,7 @@ export function screenshotDiffRoutes(deps: AppDeps) {
             delay: body.delay,
             blockAds: body.block_ads,
             hideSelectors: body.hide_selectors,
+            targetHeaders: scopeTargetHeaders(body.candidate_url, body.target_headers),
           },
           screenshotDeps(deps, owner),
         );

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { BadInputError, UnauthorizedError, httpReply } from '../../errors/index.js';
 import { defineRoute, qBool, qInt, qOptionalBool, qUrl, errorResponse } from '../route.js';
+import { scopeTargetHeaders, targetHeadersQuery } from '../../net/target-headers.js';
 import { captureScreenshot, screenshotDefaults, screenshotDeps, viewportRange, type ScreenshotOptions } from '../../render/screenshot.js';
 import type { RenderOwner } from '../../render/browser-pool.js';
 import { viewportNames, viewportPresets } from '../../render/viewports.js';
@@ -56,6 +57,7 @@ const screenshotQuery = z
   wait_for: optionalText(500, 'CSS selector to wait for before capture'),
   http_username: optionalText(200, 'HTTP Basic Auth user toward the target; requires an API key'),
   http_password: optionalText(200, 'HTTP Basic Auth password toward the target; requires an API key'),
+  target_headers: targetHeadersQuery,
   accept_language: language.describe('Accept-Language header and browser locale, e.g. de-DE'),
   lang: language.describe('Alias of accept_language'),
   response_type: z
@@ -164,6 +166,7 @@ export function screenshotRoutes(deps: AppDeps) {
           waitFor: q.wait_for,
           auth: q.http_username || q.http_password ? { username: q.http_username ?? '', password: q.http_password ?? '' } : undefined,
           acceptLanguage: q.accept_language ?? q.lang,
+          targetHeaders: scopeTargetHeaders(q.url, q.target_headers),
         });
         if (shot.targetStatus !== null) res.set('X-Target-Status', String(shot.targetStatus));
         res.set('Cache-Control', 'no-store');
