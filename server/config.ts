@@ -98,6 +98,24 @@ const schema = z.object({
    * it drains, so a load balancer or Kubernetes takes it out of rotation first. @default 0
    */
   SHUTDOWN_DELAY_MS: int(0, 0, 120_000),
+  /**
+   * Key that seals secrets a queued job must keep (`target_headers`) in Redis: AES-256-GCM,
+   * 32 bytes as base64 or hex (`openssl rand -base64 32`), the same for every api and worker
+   * process. Unset: queued jobs refuse `target_headers` (400 saying so); the synchronous
+   * endpoints take them without it.
+   */
+  JOB_SECRETS_KEY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return undefined;
+      const key = /^[0-9a-f]{64}$/i.test(v) ? Buffer.from(v, 'hex') : Buffer.from(v, 'base64');
+      if (key.length !== 32) {
+        ctx.addIssue({ code: 'custom', message: 'must be 32 bytes as base64 (44 characters) or hex (64 characters), e.g. from `openssl rand -base64 32`' });
+        return z.NEVER;
+      }
+      return key;
+    }),
   /** Delivery attempts of one webhook. @default 5 */
   WEBHOOK_ATTEMPTS: int(5, 1, 20),
   /** First retry delay of a failed webhook, doubled each time, in ms. @default 5000 */

@@ -4,6 +4,7 @@ import { screenshotDiff } from '../diff/screenshot-diff.js';
 import { settle } from '../errors/index.js';
 import { checkSite, siteCheckDefaults, type LinkDeps } from '../links/site-check.js';
 import type { SafeHttp } from '../net/safe-http.js';
+import { httpWithTargetHeaders, type TargetHeaders } from '../net/target-headers.js';
 import { measurePerf } from '../perf/perf-check.js';
 import type { AdBlocker } from '../render/ad-blocker.js';
 import type { RenderPages } from '../render/browser-pool.js';
@@ -33,8 +34,10 @@ export interface CompareRunDeps {
   maxBytes?: number;
   /** Tasks run at once; the browser pool bounds the renders further. @default 3 */
   concurrency?: number;
-  /** The link checker's dependencies, as GET /api/deadlinks has them (server/compose.ts). */
+  /** The link checker's dependencies, as GET /api/deadlinks has them (server/compose.ts), the target headers applied. */
   links: LinkDeps;
+  /** Headers for the preview's origin (a protected preview): links, SEO, tech stack and screenshots send them there only. */
+  targetHeaders?: TargetHeaders;
 }
 
 export interface CompareProgress {
@@ -68,6 +71,7 @@ export async function runComparison(input: CompareInput, deps: CompareRunDeps, o
   const tasks: Task[] = [];
   const sides: Array<[SideName, string]> = [['baseline', input.baseline_url], ['preview', input.preview_url]];
   const wants = (c: string) => input.checks.includes(c as never);
+  const http = httpWithTargetHeaders(deps.http, deps.targetHeaders);
 
   for (const [side, base] of sides) {
     const r = out[side];
@@ -77,12 +81,12 @@ export async function runComparison(input: CompareInput, deps: CompareRunDeps, o
     const tlsOnce = () => (tlsRun ??= tls(base, deps, timeoutMs));
     if (wants('techstack')) {
       const certIssuer = () => (wants('tls') ? tlsOnce().then(issuerFromTls, () => []) : undefined);
-      tasks.push({ name: `tech stack on ${side}`, run: async () => void (r.techstack = await settle(checkTechstack({ url: at(base, '/'), timeoutMs, maxBytes }, { http: deps.http, detector: deps.detector, certIssuer: certIssuer() }))) });
+      tasks.push({ name: `tech stack on ${side}`, run: async () => void (r.techstack = await settle(checkTechstack({ url: at(base, '/'), timeoutMs, maxBytes }, { http, detector: deps.detector, certIssuer: certIssuer() }))) });
     }
     if (wants('tls')) tasks.push({ name: `TLS on ${side}`, run: async () => void (r.tls = await tlsOnce()) });
     for (const path of input.paths) {
       if (wants('seo')) {
-        tasks.push({ name: `SEO on ${side} ${path}`, run: async () => void ((r.seo ??= {})[path] = await settle(auditSeo({ url: at(base, path), timeoutMs, maxBytes }, { http: deps.http }))) });
+        tasks.push({ name: `SEO on ${side} ${path}`, run: async () => void ((r.seo ??= {})[path] = await settle(auditSeo({ url: at(base, path), timeoutMs, maxBytes }, { http }))) });
       }
       if (wants('perf')) tasks.push({ name: `performance on ${side} ${path}`, run: async () => void ((r.perf ??= {})[path] = await perf(at(base, path), deps, timeoutMs, maxBytes)) });
     }
@@ -148,6 +152,7 @@ async function visual(input: CompareInput, path: string, vp: { width: number; he
         delay: 0,
         blockAds: false,
         hideSelectors: [],
+        targetHeaders: deps.targetHeaders,
       },
       { pool: deps.browser, policy: deps.http.policy, adBlocker: deps.adBlocker, navigationTimeoutMs: timeoutOf(deps), renderTimeoutMs: deps.renderTimeoutMs },
     ),

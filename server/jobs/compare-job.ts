@@ -10,12 +10,16 @@ import { runJobOnce } from '../workers/job-run.js';
 import type { WorkerDeps } from '../workers/worker-deps.js';
 import { JobQueue, type JobFailure, type JobKind, type OwnedJobData } from './job-queue.js';
 import type { ReplicaWait } from '../store/replica-wait.js';
+import { scopeTargetHeaders } from '../net/target-headers.js';
+import { secretSealer } from './sealed-secrets.js';
 
 /** A queued comparison: what to compare, for whom. */
 export interface CompareJobData extends OwnedJobData {
   input: CompareInput;
   /** Where the trend picture will be, known from the start so a caller can link it at once. */
   trend_id: string;
+  /** `target_headers` for the preview's origin, sealed (`sealed-secrets.ts`): never in Redis in the clear. */
+  sealed_headers?: string;
 }
 
 /** What a finished comparison leaves (also its webhook body). */
@@ -98,11 +102,14 @@ async function compare(deps: WorkerDeps, job: CompareJob): Promise<CompareOutcom
   const started = new Date();
   // The renders count against the owner's share of the browser, as a queued screenshot's do.
   const owner = renderOwnerFor(c.RENDER_SHARE, await deps.keys.findByHash(job.data.owner), 'queue');
+  const sealed = job.data.sealed_headers;
+  const targetHeaders = sealed ? scopeTargetHeaders(input.preview_url, secretSealer(c.JOB_SECRETS_KEY).open(job.data.owner, sealed)) : undefined;
   const run = await runComparison(
     input,
     {
       http: deps.http,
-      links: deps.links(owner),
+      links: deps.links(owner, { targetHeaders }),
+      targetHeaders,
       browser: deps.browser.as(owner),
       adBlocker: deps.adBlocker,
       detector: deps.techDetector,

@@ -6,6 +6,8 @@ import { runJobOnce } from '../workers/job-run.js';
 import type { WorkerDeps } from '../workers/worker-deps.js';
 import { JobQueue, type JobFailure, type JobKind, type OwnedJobData } from './job-queue.js';
 import type { ReplicaWait } from '../store/replica-wait.js';
+import { scopeTargetHeaders } from '../net/target-headers.js';
+import { secretSealer } from './sealed-secrets.js';
 
 /** A queued screenshot: what to capture, for whom. */
 export interface ScreenshotJobData extends OwnedJobData {
@@ -14,6 +16,8 @@ export interface ScreenshotJobData extends OwnedJobData {
   width: number;
   height: number;
   full_page: boolean;
+  /** `target_headers`, sealed (`sealed-secrets.ts`): never in Redis in the clear. */
+  sealed_headers?: string;
 }
 
 /** The job result, also the webhook body (contract: same as GET /api/screenshot/result/{id}). */
@@ -59,7 +63,18 @@ async function render(deps: WorkerDeps, job: Job<ScreenshotJobData>): Promise<Sc
   // The render counts against the owner's share of the browser, as its synchronous screenshots do.
   const owner = renderOwnerFor(deps.config.RENDER_SHARE, await deps.keys.findByHash(d.owner), 'queue');
   const shot = await captureScreenshot(
-    { url: d.url, format: d.format, width: d.width, height: d.height, fullPage: d.full_page, quality: screenshotDefaults.quality, darkMode: false, delay: 0, blockAds: false },
+    {
+      url: d.url,
+      format: d.format,
+      width: d.width,
+      height: d.height,
+      fullPage: d.full_page,
+      quality: screenshotDefaults.quality,
+      darkMode: false,
+      delay: 0,
+      blockAds: false,
+      targetHeaders: d.sealed_headers ? scopeTargetHeaders(d.url, secretSealer(deps.config.JOB_SECRETS_KEY).open(d.owner, d.sealed_headers)) : undefined,
+    },
     screenshotDeps(deps, owner),
   );
   return { job_id: job.id ?? '', url: d.url, image: shot.body.toString('base64'), format: d.format, width: d.width, height: d.height };

@@ -1,4 +1,5 @@
-import type { Dispatcher } from 'undici';
+import { fetch as undiciFetch, type Dispatcher } from 'undici';
+import type { SafeHttp } from './safe-http.js';
 import { z } from 'zod';
 
 /**
@@ -145,4 +146,19 @@ function mergeHeaders(given: Dispatcher.DispatchOptions['headers'], extra: Reado
   }
   for (const [k, v] of Object.entries(extra)) out[k.toLowerCase()] = v;
   return out;
+}
+
+/** The guarded client with the headers added for their origin (checks that take a `SafeHttp`: SEO, tech stack). */
+export function httpWithTargetHeaders(http: SafeHttp, th: TargetHeaders | undefined): SafeHttp {
+  if (!th) return http;
+  const dispatcher = withTargetHeaders(http.dispatcher, th);
+  return {
+    policy: http.policy,
+    dispatcher,
+    fetch: async (url, init = {}) => {
+      http.policy.assertUrl(String(url));
+      return undiciFetch(url, { ...init, dispatcher });
+    },
+    close: () => http.close(),
+  };
 }

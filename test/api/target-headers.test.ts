@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 import type { IncomingHttpHeaders } from 'node:http';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
+import sharp from 'sharp';
 import { startTestService, type TestService } from '../support/service.js';
+import { readEvents } from '../support/event-stream.js';
+import { until } from '../support/wait.js';
 
 const BYPASS = 'bypass-8f2c1e';
 const BEARER = 'Bearer t0ken-51d9';
@@ -120,10 +123,93 @@ describe('target_headers: protected previews get their headers, other hosts neve
     });
   }
 
+  it('POST /api/compare with target_headers on a service without JOB_SECRETS_KEY answers 400 saying how to set it', async () => {
+    const r = await svc.call('/api/compare', { method: 'POST', headers: { 'x-api-key': key }, json: { baseline_url: other.url, preview_url: preview.url, checks: ['links'], target_headers: { 'x-vercel-protection-bypass': BYPASS } } });
+    expect(r.status).to.equal(400);
+    expect(r.body.error).to.match(/target_headers .*JOB_SECRETS_KEY/);
+    expect(r.text).not.to.contain(BYPASS);
+  });
+
   it('POST /api/screenshot/diff with more than 10 target_headers answers 400 naming the parameter', async () => {
     const many = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`x-h${i}`, 'v']));
     const r = await svc.call('/api/screenshot/diff', { method: 'POST', headers: { 'x-api-key': key }, json: { baseline_url: other.url, candidate_url: preview.url, target_headers: many } });
     expect(r.status).to.equal(400);
     expect(r.body.error).to.match(/target_headers may hold at most 10 headers/);
+  });
+});
+
+/** Queued jobs keep the headers sealed in Redis and use them when they run. */
+describe('target_headers on queued jobs: sealed in Redis with JOB_SECRETS_KEY, used by the worker', function () {
+  this.timeout(180_000);
+  let preview: FixtureServer;
+  let other: FixtureServer;
+  let svc: TestService;
+  let key: string;
+  const otherHits: Array<{ url: string; headers: IncomingHttpHeaders }> = [];
+
+  before(async () => {
+    other = await startFixtureServer((req, res) => {
+      otherHits.push({ url: req.url ?? '', headers: req.headers });
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>production</title><body style="background:#0a0"><a href="/">home</a>');
+    }, '127.0.0.2');
+    preview = await startFixtureServer((req, res) => {
+      if (req.headers['x-vercel-protection-bypass'] !== BYPASS) return void res.writeHead(401, { 'content-type': 'text/html' }).end('<!doctype html><body style="background:#fff">protected');
+      res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>preview</title><body style="background:#0a0"><a href="/">home</a> <a href="${other.url}/external">x</a>`);
+    });
+    svc = await startTestService({ JOB_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'), LINK_CACHE_OK_SECONDS: '0' }, { workers: true });
+    key = await svc.newKey('business');
+  });
+  after(async () => {
+    await svc?.close();
+    await preview?.close();
+    await other?.close();
+  });
+
+  /** Every value under the service's Redis prefix (BullMQ's job hashes included), as text. */
+  async function redisText(): Promise<string> {
+    const redis = svc.deps.redis;
+    const prefix = svc.deps.config.REDIS_PREFIX;
+    const out: string[] = [];
+    for (const k of await redis.keys(`*${prefix}*`)) {
+      const type = await redis.type(k);
+      if (type === 'hash') out.push(JSON.stringify(await redis.hgetall(k)));
+      else if (type === 'string') out.push((await redis.get(k)) ?? '');
+      else if (type === 'list') out.push(JSON.stringify(await redis.lrange(k, 0, -1)));
+    }
+    return out.join('\n');
+  }
+
+  it('POST /api/screenshot/queue shoots the protected page (its pixels, not the 401 page), and Redis never holds the header in the clear', async () => {
+    const headers = { 'X-API-Key': key };
+    const queued = await svc.call('/api/screenshot/queue', { method: 'POST', headers, json: { url: `${preview.url}/`, format: 'png', width: 400, height: 300, full_page: false, target_headers: { 'x-vercel-protection-bypass': BYPASS } } });
+    expect(queued.status, queued.text).to.equal(202);
+    expect(await redisText()).to.contain('sealed_headers').and.not.to.contain(BYPASS);
+    const done = await until('the job to complete', async () => {
+      const r = await svc.call(`/api/screenshot/result/${queued.body.job_id}`, { headers });
+      return r.status === 200 ? r : undefined;
+    }, 60_000, 200);
+    expect(done.text).not.to.contain(BYPASS);
+    const { data, info } = await sharp(Buffer.from(done.body.image, 'base64')).raw().toBuffer({ resolveWithObject: true });
+    const at = (info.width * Math.floor(info.height / 2) + Math.floor(info.width / 2)) * info.channels;
+    expect([data[at], data[at + 1], data[at + 2]]).to.deep.equal([0, 170, 0]);
+  });
+
+  it('POST /api/compare checks the protected preview\'s links and screenshots with the header; production and the external link never get it, and the report never shows it', async () => {
+    const queued = await svc.call('/api/compare', {
+      method: 'POST',
+      headers: { 'X-API-Key': key },
+      json: { baseline_url: other.url, preview_url: preview.url, checks: ['links', 'visual'], viewports: [{ width: 400, height: 300 }], target_headers: { 'x-vercel-protection-bypass': BYPASS } },
+    });
+    expect(queued.status, queued.text).to.equal(202);
+    const last = (await readEvents(queued.body.events_url, key)).at(-1);
+    expect(last?.event, JSON.stringify(last)).to.equal('report');
+    const report = last?.data;
+    expect(JSON.stringify(report)).not.to.contain(BYPASS);
+    const links = report.results.find((r: { check: string }) => r.check === 'links');
+    expect(links.scores.preview, JSON.stringify(links)).to.equal(100);
+    const visual = report.results.find((r: { check: string }) => r.check === 'visual');
+    expect(JSON.stringify(visual.items)).not.to.contain('failed_on_preview');
+    expect(otherHits.map((h) => h.url)).to.include('/external');
+    expect(otherHits.filter((h) => h.headers['x-vercel-protection-bypass'] !== undefined)).to.deep.equal([]);
   });
 });

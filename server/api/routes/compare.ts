@@ -4,6 +4,7 @@ import { NotFoundError, TierTooLowError } from '../../errors/index.js';
 import { assertWebhookTarget } from '../../jobs/webhooks/webhook-target.js';
 import type { CompareJob } from '../../jobs/compare-job.js';
 import { assertJobTarget } from '../../jobs/job-queue.js';
+import { secretSealer } from '../../jobs/sealed-secrets.js';
 import { diffIdPattern, newDiffId } from '../../diff/diff-store.js';
 import type { KeyRecord } from '../../keys/key-store.js';
 import { perfTolerances } from '../../compare/perf-diff.js';
@@ -100,9 +101,11 @@ export function compareRoutes(deps: AppDeps) {
       async handler({ body, key, res }) {
         for (const url of [body.baseline_url, body.preview_url]) await assertJobTarget(deps.http.policy, url);
         if (body.webhook_url) await assertWebhookTarget(deps.http.policy, body.webhook_url);
-        const { webhook_url, ...input } = body;
+        // target_headers never join the input: the input is echoed in the report and the status.
+        const { webhook_url, target_headers: headers, ...input } = body;
+        const sealed = headers && Object.keys(headers).length ? { sealed_headers: secretSealer(deps.config.JOB_SECRETS_KEY).seal(key.hash, headers) } : {};
         const trendId = newDiffId();
-        const id = await store.enqueue({ input, owner: key.hash, trend_id: trendId, ...(webhook_url ? { webhook_url } : {}) });
+        const id = await store.enqueue({ input, owner: key.hash, trend_id: trendId, ...sealed, ...(webhook_url ? { webhook_url } : {}) });
         res.status(202).json({
           job_id: id,
           status: 'queued',

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { targetHeadersBody } from '../../net/target-headers.js';
+import { secretSealer } from '../../jobs/sealed-secrets.js';
 import type { AppDeps } from '../deps.js';
 import { JobFailedError, TierTooLowError } from '../../errors/index.js';
 import { assertJobTarget } from '../../jobs/job-queue.js';
@@ -63,6 +65,7 @@ export function screenshotQueueRoutes(deps: AppDeps) {
           height: z.number().int().min(viewportRange.height.min).max(viewportRange.height.max).default(screenshotDefaults.height).describe('Viewport height in CSS px, as for GET /api/screenshot'),
           full_page: z.boolean().default(screenshotDefaults.fullPage).describe('Whole page (default, as for GET /api/screenshot) or the viewport only'),
           webhook_url: z.url({ protocol: /^https?$/ }).optional(),
+          target_headers: targetHeadersBody.describe('Request headers for a protected page, sent to `url`\'s origin only (see GET /api/screenshot). Kept encrypted with the service\'s `JOB_SECRETS_KEY` while the job waits (400 when the service has none); never in the status, result or webhook.'),
         })
         .strict(),
       responses: {
@@ -74,7 +77,9 @@ export function screenshotQueueRoutes(deps: AppDeps) {
       async handler({ body, key, res }) {
         await assertJobTarget(deps.http.policy, body.url);
         if (body.webhook_url) await assertWebhookTarget(deps.http.policy, body.webhook_url);
-        const id = await store.enqueue({ ...body, owner: key.hash });
+        const { target_headers: headers, ...job } = body;
+        const sealed = headers && Object.keys(headers).length ? { sealed_headers: secretSealer(deps.config.JOB_SECRETS_KEY).seal(key.hash, headers) } : {};
+        const id = await store.enqueue({ ...job, ...sealed, owner: key.hash });
         res.status(202).json({
           job_id: id,
           status: 'queued',
