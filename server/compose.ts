@@ -128,9 +128,9 @@ export function linkDeps(
     hostConcurrency: config.LINK_HOST_CONCURRENCY,
     extract: (documents, onEach) => parts.documentExtractor.extract(documents, onEach),
   };
-  return (owner, { targetHeaders } = {}) => {
+  return (owner, { targetHeaders, cacheTtl } = {}) => {
     const renderer = createBrowserRenderer(pagesWithTargetHeaders(parts.browser.as(owner), targetHeaders), http.policy, config.BROWSER_CONCURRENCY);
-    if (!targetHeaders) return { ...shared, renderer };
+    if (!targetHeaders) return { ...shared, cache: parts.cache.forCaller(owner.id, cacheTtl), renderer };
     // A protected target answers these requests as it answers no one else: no result of them
     // may be shared through the cache, nor any other caller's reused for them.
     return { ...shared, dispatcher: withTargetHeaders(shared.dispatcher, targetHeaders), cache: undefined, renderer };
@@ -141,6 +141,8 @@ export function linkDeps(
 export interface LinkCallOptions {
   /** Headers for one origin (a protected preview): its requests and renders carry them, nothing is cached. */
   targetHeaders?: TargetHeaders;
+  /** A request's `cache_ttl`: its working results kept that long under the owner's own scope (`ResultCache.forCaller`). */
+  cacheTtl?: number;
 }
 
 export { createApp };

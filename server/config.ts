@@ -171,8 +171,10 @@ const schema = z.object({
   LINK_HOST_CONCURRENCY: int(64, 1, 256),
   /** Seconds a working link's result is shared across requests; 0 disables the cache. @default 600 */
   LINK_CACHE_OK_SECONDS: int(600, 0, 86_400),
-  /** Seconds a failed link's result is shared across requests. @default 60 */
-  LINK_CACHE_FAIL_SECONDS: int(60, 0, 86_400),
+  /** Seconds a failed link's result is shared across requests, at most 60 (a fixed link must show up soon). @default 60 */
+  LINK_CACHE_FAIL_SECONDS: int(60, 0, 60),
+  /** Base URL of the Wayback Machine's availability API (`{url}/wayback/available`), asked for an archived copy of a broken link when a check has `suggest_fixes`; empty: no archive calls at all. @default https://archive.org */
+  ARCHIVE_API_URL: z.union([z.literal(''), z.url()]).default('https://archive.org'),
   /** Seconds the widget/badge status of a site is served from cache before a fresh quick check. @default 900 */
   LINK_STATUS_TTL_SECONDS: int(900, 10, 86_400),
   /** Fresh widget/badge checks (cache misses) allowed per client IP per hour. @default 20 */

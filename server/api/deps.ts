@@ -49,7 +49,7 @@ export interface AppDeps {
   compareJobs: CompareJobs;
   /** Webhook deliveries of every job kind and their records. */
   webhooks: Webhooks;
-  /** The link checker's dependencies (shared result cache, concurrency, renderer) for a caller whose renders count against `owner` (server/compose.ts). */
+  /** The link checker's dependencies (shared result cache, concurrency, renderer) for a caller whose renders count against `owner` (server/compose.ts); `cacheTtl` (a request's `cache_ttl`) keeps its working results that long under its own scope. */
   links(owner: RenderOwner, opts?: LinkCallOptions): LinkDeps;
   /** Latest dead-link status per site (widget, badge). */
   siteStatuses: SiteStatusStore;

@@ -1,9 +1,9 @@
 import { probe, ProbeAborted, type ProbeDeps, type ProbeOptions, type ProbeOutcome } from './http-probe.js';
-import type { ResultCache } from './result-cache.js';
+import type { LinkResultCache } from './result-cache.js';
 import type { CheckResult } from './types.js';
 
 export interface LinkCheckerDeps extends ProbeDeps {
-  cache?: ResultCache;
+  cache?: LinkResultCache;
 }
 
 /**

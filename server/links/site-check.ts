@@ -9,7 +9,7 @@ import { HostGate } from './host-gate.js';
 import { LinkChecker } from './link-checker.js';
 import { normalise, type LedgerEntry } from './link-ledger.js';
 import { buildReport, type DeadLinkReport, type FragmentVerdicts, type Gate } from './report.js';
-import type { ResultCache } from './result-cache.js';
+import type { LinkResultCache } from './result-cache.js';
 import { crawlSite, type CrawlProgress, type PageRenderer } from './site-crawler.js';
 import { isBroken, type CheckResult, type LinkScope } from './types.js';
 import type { UrlPattern } from './url-pattern.js';
@@ -55,7 +55,7 @@ export interface LinkDeps {
   assertUrl(url: string): URL;
   /** assertUrl plus DNS; throws BlockedTargetError or the DNS error. */
   assertResolvable(url: string): Promise<URL>;
-  cache?: ResultCache;
+  cache?: LinkResultCache;
   /** Timeout of one request, in ms. */
   timeoutMs: number;
   /** @default 64 */

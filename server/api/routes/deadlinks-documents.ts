@@ -56,7 +56,7 @@ export function deadlinkDocumentRoutes(deps: AppDeps) {
             signal: abortOnClose(res),
             ...linkFilters(body),
           },
-          deps.links(owner),
+          deps.links(owner, { cacheTtl: body.cache_ttl }),
         );
         sendReport(res, body.format, report);
       },

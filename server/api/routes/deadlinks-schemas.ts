@@ -3,6 +3,7 @@ import { qBool, qInt, qNumber, qUrl } from '../route.js';
 import { siteCheckDefaults } from '../../links/site-check.js';
 import { compileUrlPattern } from '../../links/url-pattern.js';
 import { targetHeadersQuery } from '../../net/target-headers.js';
+import { CACHE_TTL_BOUNDS } from '../../links/result-cache.js';
 
 /** Options shared by every mode and by the documents endpoint (query strings and JSON numbers alike). */
 export const reportOptions = {
@@ -20,6 +21,10 @@ export const reportOptions = {
     .enum(['warn', 'error', 'ignore'])
     .default(siteCheckDefaults.fragments)
     .describe('Same-site `#fragment` links are checked against the target page\'s ids and names (the rendered DOM in full mode). `warn` (default): listed in `warnings` as `missing_fragment`; `error`: counted as broken; `ignore`: not checked.'),
+  cache_ttl: qInt(CACHE_TTL_BOUNDS.min, CACHE_TTL_BOUNDS.max)
+    .optional()
+    .describe(`Seconds a working link's (ok, redirect) result is reused by your later checks, ${CACHE_TTL_BOUNDS.min} to ${CACHE_TTL_BOUNDS.max} (a week); default the service's shared cache time (LINK_CACHE_OK_SECONDS, 600 s). Another value keeps your results under your key (or address, without a key), never making other callers' results older. Failures are reused for at most a minute, 429 answers never. \`summary.cached_results\` counts the results reused.`)
+    .meta({ example: 3600 }),
 };
 
 const EXCLUDE_DOC =

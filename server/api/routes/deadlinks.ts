@@ -100,7 +100,7 @@ export function deadlinkRoutes(deps: AppDeps) {
         504: errorResponse('The url timed out'),
       },
       async handler({ query, owner, req, res }) {
-        const linkDeps = deps.links(owner, { targetHeaders: query.url ? scopeTargetHeaders(query.url, query.target_headers) : undefined });
+        const linkDeps = deps.links(owner, { cacheTtl: query.cache_ttl, targetHeaders: query.url ? scopeTargetHeaders(query.url, query.target_headers) : undefined });
         if (wantsStream(req)) return stream(req, res, query, (q, onProgress, signal) => run(q, linkDeps, onProgress, signal));
         const report = await run(query, linkDeps);
         sendReport(res, query.format, report);
