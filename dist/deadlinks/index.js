@@ -101052,7 +101052,137 @@ function annotate(item, level, title) {
     return [{ level, title, message: pages ? `${message} on ${pages}` : message }];
 }
 
+;// CONCATENATED MODULE: ./server/links/formats/sarif.ts
+
+
+const families = [
+    { id: 'SL001', name: 'http-client-error', short: 'Link answers an HTTP 4xx error', help: 'The target answers a client error (404 not found, 410 gone, …). Point the link at the page\'s new address, or at an archived copy, or remove it.', matches: (k) => /^http_4\d\d$/.test(k) },
+    { id: 'SL002', name: 'http-server-error', short: 'Link answers an HTTP 5xx error', help: 'The target\'s server fails (500, 502, 503, …). If it lasts, link to another source or to an archived copy.', matches: (k) => /^http_\d+$/.test(k) },
+    { id: 'SL003', name: 'unreachable', short: 'Link target cannot be reached', help: 'No HTTP answer: the host name does not resolve, the connection is refused or reset, times out, or its TLS certificate is not valid. Check the host name; if the site is gone, link to an archived copy or remove the link.', matches: (k) => ['dns', 'refused', 'reset', 'timeout', 'tls', 'network'].includes(k) },
+    { id: 'SL004', name: 'redirect-error', short: 'Link redirects in a loop or too often', help: 'The redirect chain loops or is longer than clients follow. Link to the final page directly.', matches: (k) => k === 'redirect_loop' || k === 'too_many_redirects' },
+    { id: 'SL005', name: 'missing-file', short: 'Link to a file not in the repository', help: 'The relative link names a file or folder that is not in the repository. Fix the path (case matters on GitHub) or restore the file.', matches: (k) => k === 'missing_file' },
+    { id: 'SL006', name: 'missing-fragment', short: 'Link to an anchor that does not exist', help: 'No heading or HTML anchor makes this #fragment in the target. Use the heading\'s current slug (GitHub lower-cases it and turns spaces into hyphens).', matches: (k) => k === 'missing_fragment' },
+    { id: 'SL007', name: 'invalid-link', short: 'Link is not a valid or allowed URL', help: 'The URL cannot be parsed, or points at an address the checker refuses (a private network). Correct the URL.', matches: (k) => k === 'invalid_url' || k === 'blocked_target' },
+    { id: 'SL008', name: 'unreadable-document', short: 'Document could not be read for links', help: 'The document could not be read in time or nests too deeply, so its links are unknown. Simplify the document or split it.', matches: (k) => k === 'unreadable' },
+    { id: 'SL009', name: 'unused-definition', short: 'Link reference definition is never used', help: 'A Markdown reference definition that no reference uses renders nothing. Remove it or use it.', matches: (k) => k === 'unused_definition' },
+    { id: 'SL010', name: 'rate-limited', short: 'Link target kept answering 429', help: 'The target rate-limited the checker after retries; the link may work. Check it by hand or add 429 to `accept`.', matches: (k) => k === 'rate_limited' },
+    { id: 'SL099', name: 'broken-link', short: 'Link is broken', help: 'The link does not lead to a working page. Fix or remove it.', matches: () => true },
+];
+const familyOf = (kind) => families.findIndex((f) => f.matches(kind));
+/** A repository path as a relative URI reference: each segment percent-encoded (`#`, `?`, spaces), no leading slash. */
+const pathToUri = (file) => file.replace(/^\/+/, '').split('/').map(encodeURIComponent).join('/');
+const sha = (parts) => (0,external_node_crypto_.createHash)('sha256').update(parts.join('\0')).digest('hex').slice(0, 32);
+function sarif_describe(item, level) {
+    const what = item.status !== null ? `HTTP ${item.status}` : item.kind;
+    const via = item.redirect_chain.length ? ` after ${item.redirect_chain.length} redirect(s)` : '';
+    const head = level === 'error' ? `${item.url} is broken (${what}, ${item.kind})${via}.` : `${item.url}: ${item.error ?? item.kind}.`;
+    const fix = item.suggestion ? ` Suggested replacement: ${item.suggestion.url} (${item.suggestion.reason.replace('_', ' ')}).` : '';
+    return head + fix;
+}
+/**
+ * A dead-link report as a SARIF 2.1.0 log for GitHub code scanning: one result per broken
+ * place (repository files: file, line and column relative to `%SRCROOT%`; sites: the page as
+ * the artifact), warnings at level `warning`. `partialFingerprints` hash the file, the link and
+ * its kind family, plus which occurrence of that link in that file it is, never a line number:
+ * an edit above a link keeps its alert, two copies of one link in a file stay two alerts.
+ */
+function toSarif(report, opts = {}) {
+    const results = [];
+    const add = (item, level) => {
+        const ruleIndex = familyOf(item.kind);
+        const rule = families[ruleIndex];
+        const seen = new Map();
+        for (const place of sitesOrPlaces(report, item)) {
+            const where = typeof place === 'string' ? place : place.file;
+            const nth = (seen.get(where) ?? 0) + 1;
+            seen.set(where, nth);
+            const location = typeof place === 'string'
+                ? { physicalLocation: { artifactLocation: { uri: place } } }
+                : {
+                    physicalLocation: {
+                        artifactLocation: { uri: pathToUri(place.file), uriBaseId: '%SRCROOT%' },
+                        ...(place.line !== undefined ? { region: { startLine: place.line, ...(place.column !== undefined ? { startColumn: place.column } : {}) } } : {}),
+                    },
+                };
+            results.push({
+                ruleId: rule.id,
+                ruleIndex,
+                level,
+                message: { text: sarif_describe(item, level) },
+                locations: [location],
+                partialFingerprints: { 'sitelensFinding/v1': sha([where, item.url, rule.name, String(nth)]) },
+                properties: {
+                    url: item.url,
+                    kind: item.kind,
+                    status: item.status,
+                    ...(item.suggestion ? { suggestion: item.suggestion } : {}),
+                },
+            });
+        }
+    };
+    for (const item of report.broken_links)
+        add(item, 'error');
+    for (const item of report.warnings)
+        add(item, 'warning');
+    const rules = families.map((f) => ({
+        id: f.id,
+        name: f.name,
+        shortDescription: { text: f.short },
+        fullDescription: { text: f.help },
+        help: { text: f.help, markdown: f.help },
+        ...(opts.informationUri ? { helpUri: opts.informationUri } : {}),
+        defaultConfiguration: { level: f.name === 'missing-fragment' || f.name === 'unused-definition' || f.name === 'rate-limited' ? 'warning' : 'error' },
+        properties: { tags: ['links'] },
+    }));
+    return {
+        $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+        version: '2.1.0',
+        runs: [
+            {
+                tool: {
+                    driver: {
+                        name: 'SiteLens dead links',
+                        version: opts.toolVersion ?? '2.5.0',
+                        ...(opts.informationUri ? { informationUri: opts.informationUri } : {}),
+                        rules,
+                    },
+                },
+                // Our columns count UTF-16 code units (what editors and GitHub's annotations use).
+                columnKind: 'utf16CodeUnits',
+                ...(report.mode === 'documents' || report.mode === 'github' ? { originalUriBaseIds: { '%SRCROOT%': { description: { text: 'The repository root' } } } } : {}),
+                results,
+                properties: { target: report.target, mode: report.mode, checked_at: report.checked_at, health_score: report.summary.health_score, ...(report.timed_out ? { timed_out: true } : {}) },
+            },
+        ],
+    };
+}
+/** File places of an item, or for a site report the pages it was found on (the start page when none). */
+function sitesOrPlaces(report, item) {
+    const places = placesOf(item).filter((p) => p !== null);
+    if (places.length)
+        return places;
+    return item.found_on.length ? item.found_on : [report.target];
+}
+
+;// CONCATENATED MODULE: ./actions/deadlinks/src/sarif-file.ts
+
+
+
+/**
+ * Writes the (merged) report as a SARIF 2.1.0 log at `file`, relative to the workspace, for
+ * github/codeql-action/upload-sarif, and answers that relative path (its `sarif_file`).
+ * Written whatever the findings: an upload with no results is how code scanning closes the
+ * alerts of links that were fixed.
+ */
+async function writeSarif(report, file, workspace) {
+    const target = external_node_path_default().join(workspace, file);
+    await (0,promises_namespaceObject.mkdir)(external_node_path_default().dirname(target), { recursive: true });
+    await (0,promises_namespaceObject.writeFile)(target, JSON.stringify(toSarif(report), null, 2) + '\n');
+    return file;
+}
+
 ;// CONCATENATED MODULE: ./actions/deadlinks/src/publish-phase.ts
+
 
 
 
@@ -101093,6 +101223,7 @@ async function publishPhase(s, outcome, report, upload) {
     setOutput('pass', v.pass);
     setOutput('report', outcome.reportFile);
     setOutput('artifact_url', upload.kind === 'uploaded' ? upload.url : '');
+    setOutput('sarif', s.sarif ? await writeSarif(report, s.sarif, s.github.workspace) : '');
     const broken = count(report.broken_count, 'broken link');
     if (v.fail) {
         setFailed(v.gated
@@ -108042,6 +108173,7 @@ function compileUrlPattern(source) {
 
 
 
+
 function readSettings(env = process.env) {
     // First, before anything could be sent anywhere.
     const { apiUrl, apiKey } = apiInputs();
@@ -108073,6 +108205,7 @@ function readSettings(env = process.env) {
         annotations: bool('annotations', true),
         maxAnnotations: inputs_int('max_annotations', { min: 0, max: 1000 }) ?? 10,
         artifact: bool('artifact', true),
+        sarif: sarifPath(inputs_text('sarif')),
         githubToken: inputs_text('github_token'),
         github,
         publish: readPublishInputs(env),
@@ -108107,6 +108240,18 @@ function targetIdentity(target) {
     if (target.kind === 'github')
         return `github:${target.repository}@${target.ref ?? ''}`;
     return 'readme';
+}
+/** Where `sarif` writes: `true` the default file, `false`/empty none, else a path inside the workspace. */
+function sarifPath(value) {
+    if (!value || value === 'false')
+        return undefined;
+    if (value === 'true')
+        return 'sitelens-deadlinks.sarif';
+    const normal = external_node_path_default().posix.normalize(value.replace(/\\/g, '/')).replace(/^\.\//, '');
+    if (external_node_path_default().posix.isAbsolute(normal) || normal === '..' || normal.startsWith('../') || normal.endsWith('/')) {
+        throw new Error(`input sarif must be true, false or a file path inside the workspace (e.g. results/links.sarif), got ${JSON.stringify(value)}`);
+    }
+    return normal;
 }
 /** The service's own compiler, so a pattern it would refuse fails here before any call. */
 function checkRegex(source) {

@@ -8,6 +8,7 @@ import { runContext } from '../../shared/src/github-env.js';
 import { artifactNotes, commentOf, publishRunFailure, upsertComment, writeSummary } from '../../shared/src/report-io.js';
 import type { ArtifactUpload } from '../../shared/src/upload-step.js';
 import { linkAnnotations } from './annotations.js';
+import { writeSarif } from './sarif-file.js';
 import type { CheckOutcome } from './check-phase.js';
 import type { DeadLinkReport } from '../../../server/links/report.js';
 import { verdict } from './report.js';
@@ -44,6 +45,7 @@ export async function publishPhase(s: DeadlinksSettings, outcome: CheckOutcome, 
   core.setOutput('pass', v.pass);
   core.setOutput('report', outcome.reportFile);
   core.setOutput('artifact_url', upload.kind === 'uploaded' ? upload.url : '');
+  core.setOutput('sarif', s.sarif ? await writeSarif(report, s.sarif, s.github.workspace) : '');
 
   const broken = count(report.broken_count, 'broken link');
   if (v.fail) {

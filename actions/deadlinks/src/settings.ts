@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { readGithubEnv, type GithubEnv } from '../../shared/src/github-env.js';
 import { apiInputs, bool, int, lines, list, num, oneOf, text } from '../../shared/src/inputs.js';
 import { defaultCommentKey } from '../../shared/src/sticky-comment.js';
@@ -47,6 +48,8 @@ export interface DeadlinksSettings {
   maxAnnotations: number;
   /** Upload the JSON report as a workflow artifact. @default true */
   artifact: boolean;
+  /** Workspace-relative path of a SARIF 2.1.0 file of the report, for code scanning; undefined: none. @default none */
+  sarif?: string;
   githubToken: string;
   github: GithubEnv;
   /** The publish step's inputs from the steps before it. */
@@ -84,6 +87,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): DeadlinksSet
     annotations: bool('annotations', true),
     maxAnnotations: int('max_annotations', { min: 0, max: 1000 }) ?? 10,
     artifact: bool('artifact', true),
+    sarif: sarifPath(text('sarif')),
     githubToken: text('github_token'),
     github,
     publish: readPublishInputs(env),
@@ -113,6 +117,17 @@ function targetIdentity(target: Target): string {
   if (target.kind === 'files') return `files:${target.patterns.join('\n')}`;
   if (target.kind === 'github') return `github:${target.repository}@${target.ref ?? ''}`;
   return 'readme';
+}
+
+/** Where `sarif` writes: `true` the default file, `false`/empty none, else a path inside the workspace. */
+function sarifPath(value: string): string | undefined {
+  if (!value || value === 'false') return undefined;
+  if (value === 'true') return 'sitelens-deadlinks.sarif';
+  const normal = path.posix.normalize(value.replace(/\\/g, '/')).replace(/^\.\//, '');
+  if (path.posix.isAbsolute(normal) || normal === '..' || normal.startsWith('../') || normal.endsWith('/')) {
+    throw new Error(`input sarif must be true, false or a file path inside the workspace (e.g. results/links.sarif), got ${JSON.stringify(value)}`);
+  }
+  return normal;
 }
 
 /** The service's own compiler, so a pattern it would refuse fails here before any call. */
