@@ -57588,7 +57588,7 @@ function utils_toCommandValue(input) {
  * @returns The command properties to send with the actual annotation command
  * See IssueCommandProperties: https://github.com/actions/runner/blob/main/src/Runner.Worker/ActionCommandManager.cs#L646
  */
-function utils_toCommandProperties(annotationProperties) {
+function toCommandProperties(annotationProperties) {
     if (!Object.keys(annotationProperties).length) {
         return {};
     }
@@ -60399,7 +60399,7 @@ function core_debug(message) {
  * @param properties optional properties to add to the annotation.
  */
 function error(message, properties = {}) {
-    command_issueCommand('error', utils_toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+    command_issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
 /**
  * Adds a warning issue
@@ -60407,7 +60407,7 @@ function error(message, properties = {}) {
  * @param properties optional properties to add to the annotation.
  */
 function warning(message, properties = {}) {
-    command_issueCommand('warning', utils_toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+    command_issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
 /**
  * Adds a notice issue
@@ -60415,7 +60415,7 @@ function warning(message, properties = {}) {
  * @param properties optional properties to add to the annotation.
  */
 function notice(message, properties = {}) {
-    issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+    command_issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
 /**
  * Writes info to log with console.log.
@@ -60509,12 +60509,239 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: ./actions/shared/src/github-env.ts
+
+function readGithubEnv(env) {
+    const eventName = env.GITHUB_EVENT_NAME ?? '';
+    return {
+        repository: env.GITHUB_REPOSITORY ?? '',
+        serverUrl: (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, ''),
+        apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
+        eventName,
+        job: env.GITHUB_JOB ?? '',
+        runId: env.GITHUB_RUN_ID || undefined,
+        runNumber: env.GITHUB_RUN_NUMBER || undefined,
+        runAttempt: env.GITHUB_RUN_ATTEMPT || undefined,
+        sha: env.GITHUB_SHA ?? '',
+        workspace: env.GITHUB_WORKSPACE || process.cwd(),
+        pullRequest: eventName.startsWith('pull_request') ? pullRequestOf(env.GITHUB_EVENT_PATH) : undefined,
+        deployment: eventName === 'deployment_status' ? deploymentOf(env.GITHUB_EVENT_PATH) : undefined,
+        refNames: refNamesOf(env, eventName),
+        tempDir: env.RUNNER_TEMP || undefined,
+        stepSummary: env.GITHUB_STEP_SUMMARY || undefined,
+    };
+}
+/**
+ * The names under which the checkout's files are the repository's: on a pull request its head
+ * branch and the base branch it merges into (the test merge commit is what the base becomes);
+ * on a push the branch or tag pushed (`GITHUB_REF_NAME` is `5/merge` on pull requests, not a ref of links).
+ */
+function refNamesOf(env, eventName) {
+    const names = eventName.startsWith('pull_request') ? [env.GITHUB_HEAD_REF, env.GITHUB_BASE_REF] : [env.GITHUB_REF_TYPE === 'branch' || env.GITHUB_REF_TYPE === 'tag' ? env.GITHUB_REF_NAME : undefined];
+    return [...new Set(names.filter((n) => !!n))];
+}
+function pullRequestOf(eventPath) {
+    if (!eventPath)
+        return undefined;
+    const payload = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(eventPath, 'utf8'));
+    const n = payload.pull_request?.number ?? payload.number;
+    if (typeof n !== 'number')
+        return undefined;
+    const str = (v) => (typeof v === 'string' && v ? v : undefined);
+    return { number: n, headSha: str(payload.pull_request?.head?.sha), baseSha: str(payload.pull_request?.base?.sha) };
+}
+/**
+ * The deployment a `deployment_status` event reports. GitHub's payload has the environment's
+ * address in `environment_url` and, deprecated, the status's link in `target_url` (which
+ * GitHub now fills from `log_url`, so it may be a build log); Vercel, Netlify and others set
+ * both to the deployment, some only `target_url`. So: `environment_url`, else `target_url`.
+ */
+function deploymentOf(eventPath) {
+    if (!eventPath)
+        return undefined;
+    const payload = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(eventPath, 'utf8'));
+    const status = payload.deployment_status;
+    if (!status)
+        return undefined;
+    const str = (v) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+    const environmentUrl = str(status.environment_url);
+    const targetUrl = str(status.target_url);
+    return {
+        state: str(status.state) ?? 'unknown',
+        url: environmentUrl ?? targetUrl,
+        urlFrom: environmentUrl ? 'environment_url' : targetUrl ? 'target_url' : undefined,
+        environment: str(status.environment) ?? str(payload.deployment?.environment),
+    };
+}
+/** The commit a report speaks for (a PR's head, as GitHub's checks show it) and the run, linked. */
+function runContext(g) {
+    const repo = `${g.serverUrl}/${g.repository}`;
+    const sha = g.pullRequest?.headSha ?? g.sha;
+    const attempt = Number(g.runAttempt ?? 1);
+    return {
+        commit: sha && g.repository ? { sha, url: `${repo}/commit/${sha}` } : undefined,
+        run: g.runId && g.repository
+            ? { label: `run ${g.runNumber ?? g.runId}${attempt > 1 ? ` (attempt ${attempt})` : ''}`, url: `${repo}/actions/runs/${g.runId}${attempt > 1 ? `/attempts/${attempt}` : ''}` }
+            : undefined,
+    };
+}
+
+;// CONCATENATED MODULE: ./actions/shared/src/inputs.ts
+
+/** Input readers for the settings modules; nothing else in the actions reads inputs. */
+const inputs_text = (name, fallback = '') => getInput(name).trim() || fallback;
+function bool(name, fallback) {
+    const v = getInput(name).trim().toLowerCase();
+    if (!v)
+        return fallback;
+    if (['true', 'yes', '1', 'on'].includes(v))
+        return true;
+    if (['false', 'no', '0', 'off'].includes(v))
+        return false;
+    throw new Error(`input ${name} must be true or false, got ${JSON.stringify(v)}`);
+}
+function inputs_int(name, range) {
+    const v = getInput(name).trim();
+    if (!v)
+        return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < range.min || n > range.max) {
+        throw new Error(`input ${name} must be an integer between ${range.min} and ${range.max}, got ${JSON.stringify(v)}`);
+    }
+    return n;
+}
+function num(name, range) {
+    const v = core.getInput(name).trim();
+    if (!v)
+        return undefined;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < range.min || n > range.max) {
+        throw new Error(`input ${name} must be a number between ${range.min} and ${range.max}, got ${JSON.stringify(v)}`);
+    }
+    return n;
+}
+function oneOf(name, allowed, fallback) {
+    const v = getInput(name).trim() || fallback;
+    if (!allowed.includes(v))
+        throw new Error(`input ${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
+    return v;
+}
+/** A newline- or comma-separated list, blanks dropped. */
+const list = (name) => getInput(name)
+    .split(/[\n,]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+/** A newline-separated list (CSS selectors may hold commas). */
+const lines = (name) => core
+    .getInput(name)
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean);
+/**
+ * A required absolute http(s) URL, without a trailing slash. Read before anything is sent,
+ * so a workflow that forgot it fails at once instead of sending its key somewhere else.
+ */
+function requiredUrl(name, what) {
+    const v = getInput(name).trim();
+    if (!v)
+        throw new Error(`input ${name} is required: ${what}`);
+    let u;
+    try {
+        u = new URL(v);
+    }
+    catch {
+        throw new Error(`input ${name} must be an absolute http(s) URL (${what})`);
+    }
+    if (u.protocol !== 'https:' && u.protocol !== 'http:')
+        throw new Error(`input ${name} must be an http(s) URL (${what})`);
+    if (u.username || u.password || u.search || u.hash)
+        throw new Error(`input ${name} must be a plain base URL without credentials, query or fragment`);
+    return u.href.replace(/\/+$/, '');
+}
+/**
+ * `api_url` (required: a workflow without it must not send its key anywhere) and `api_key`,
+ * masked in the log. Read first, before anything could be sent.
+ */
+function apiInputs() {
+    const apiUrl = requiredUrl('api_url', 'the base URL of your SiteLens API, e.g. https://sitelens.example.com');
+    const apiKey = inputs_text('api_key') || undefined;
+    if (apiKey)
+        core_setSecret(apiKey);
+    return { apiUrl, apiKey };
+}
+
+;// CONCATENATED MODULE: ./actions/shared/src/preview-inputs.ts
+
+
+/** `wait_timeout` bounds, in s. */
+const waitTimeoutRange = { min: 10, max: 3600 };
+const DEFAULT_WAIT_SECONDS = 300;
+function readPreviewAccess() {
+    // Headers first, so their values are masked before anything else could print them.
+    const targetHeaders = readTargetHeaders();
+    const timeoutSeconds = inputs_int('wait_timeout', waitTimeoutRange) ?? DEFAULT_WAIT_SECONDS;
+    return { wait: bool('wait_for_url', false) ? { timeoutSeconds } : undefined, targetHeaders };
+}
+const token = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/**
+ * `target_headers`: one `Name: value` per line (`x-vercel-protection-bypass: ${{ secrets.… }}`).
+ * Every value is masked in the log (`::add-mask::`) before it is checked; a message about a
+ * line names its number, never its content. The service checks the rest (refused names, sizes).
+ */
+function readTargetHeaders() {
+    const lines = getInput('target_headers').split(/\r?\n/);
+    const headers = {};
+    lines.forEach((line, i) => {
+        if (!line.trim())
+            return;
+        const colon = line.indexOf(':');
+        const value = colon > 0 ? line.slice(colon + 1).trim() : line.trim();
+        if (value)
+            core_setSecret(value);
+        const name = colon > 0 ? line.slice(0, colon).trim() : '';
+        if (!token.test(name) || !value)
+            throw new Error(`input target_headers: line ${i + 1} must be "Name: value" (a header name, a colon, then its value)`);
+        if (Object.keys(headers).some((n) => n.toLowerCase() === name.toLowerCase()))
+            throw new Error(`input target_headers: ${name} is given twice`);
+        headers[name] = value;
+    });
+    return Object.keys(headers).length ? headers : undefined;
+}
+/**
+ * On a `deployment_status` event that does not report success (pending, failure, error …),
+ * why the action does nothing: it runs again on the event that says the deployment is up.
+ */
+function deploymentSkip(github) {
+    const d = github.deployment;
+    if (github.eventName !== 'deployment_status' || !d || d.state === 'success')
+        return undefined;
+    return `The deployment${d.environment ? ` to ${d.environment}` : ''} is ${d.state}, not success: nothing to check now. The check runs on the deployment_status event that reports success.`;
+}
+/** The deployment's URL on a successful `deployment_status` event, logged with where it came from. */
+function deploymentUrl(github, input) {
+    const d = github.deployment;
+    if (github.eventName !== 'deployment_status' || !d?.url)
+        return undefined;
+    info(`${input}: ${d.url}, the deployment_status event's ${d.urlFrom}${d.environment ? ` (environment ${d.environment})` : ''}.`);
+    return d.url;
+}
+
 ;// CONCATENATED MODULE: ./actions/shared/src/run-action.ts
+
+
 
 /** The action's top-level catch: a failed step with the cause, API errors with the API's message. */
 function runAction(main) {
     // async: a synchronous throw (a bad input in readSettings) becomes a rejection too.
-    (async () => main())().catch((err) => {
+    (async () => {
+        // A deployment that did not succeed: a notice and a green step, before any input is read.
+        const skip = deploymentSkip(readGithubEnv(process.env));
+        if (skip)
+            return notice(skip);
+        return main();
+    })().catch((err) => {
         setFailed(err instanceof Error ? err.message : String(err));
     });
 }
@@ -66088,7 +66315,70 @@ function artifactNotes(upload, reportFile) {
     return ['The JSON report could not be uploaded as a workflow artifact (see the upload step\'s log; GitHub Enterprise Server has no artifact storage for actions/upload-artifact v4+). It is in the `report` output\'s file on the runner.'];
 }
 
+;// CONCATENATED MODULE: ./actions/shared/src/wait-for-url.ts
+
+/** First pause between tries and the longest one, in ms. */
+const FIRST_PAUSE_MS = 500;
+const MAX_PAUSE_MS = 15_000;
+/** Longest single try: a host that accepts connections and never answers is retried, not waited on. */
+const TRY_MS = 10_000;
+/**
+ * Up: any 2xx or 3xx (a redirect means the server runs; it is not followed, so a login page on
+ * another host does not count). 401 and 403 count only without target headers: a protected
+ * preview is up, and the check will report what it answers; with headers they mean the headers
+ * are not accepted yet (Vercel takes a moment to apply a new bypass secret), so waiting goes on.
+ * 404 (a host whose deployment is not there yet), 5xx and network failures: not yet.
+ */
+const isUp = (status, withHeaders) => (status >= 200 && status < 400) || (!withHeaders && (status === 401 || status === 403));
+/** Polls `url` until it is up; throws, saying what it last answered, when `timeoutSeconds` pass first. */
+async function waitForUrl(o) {
+    const started = Date.now();
+    const deadline = started + o.timeoutSeconds * 1000;
+    const withHeaders = !!o.headers && Object.keys(o.headers).length > 0;
+    let last = 'no answer';
+    for (let attempt = 1, pause = FIRST_PAUSE_MS;; attempt++, pause = Math.min(pause * 2, MAX_PAUSE_MS)) {
+        const status = await tryOnce(o.url, o.headers, Math.max(1000, Math.min(TRY_MS, deadline - Date.now())));
+        if (typeof status === 'number' && isUp(status, withHeaders))
+            return { status, waitedMs: Date.now() - started, attempts: attempt };
+        last = typeof status === 'number' ? `answered ${status}` : status;
+        const left = deadline - Date.now();
+        if (left <= 0) {
+            const hint = withHeaders && /answered 40[13]/.test(last) ? ' Are target_headers right (a current bypass secret)?' : '';
+            throw new Error(`wait_for_url: ${o.url} was not up within wait_timeout (${o.timeoutSeconds} s, ${attempt} tries; last: ${last}).${hint} Raise wait_timeout if the deployment takes longer, or check that it succeeded.`);
+        }
+        info(`${o.url}: ${last}; trying again in ${Math.round(Math.min(pause, left) / 100) / 10} s.`);
+        await new Promise((r) => setTimeout(r, Math.min(pause, left)));
+    }
+}
+/** The status of one GET, or the network failure's code. */
+async function tryOnce(url, headers, timeoutMs) {
+    try {
+        const res = await fetch(url, { headers: { 'user-agent': 'sitelens-action', ...headers }, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+        await res.body?.cancel();
+        return res.status;
+    }
+    catch (err) {
+        let e = err;
+        while (e?.cause)
+            e = e.cause;
+        return e?.code ?? (e?.name === 'TimeoutError' ? 'no answer in time' : 'network error');
+    }
+}
+/** Waits when the settings ask to, and says how long it took in the log and the job summary. */
+async function waitWhenAsked(wait, url, headers, hasSummary) {
+    if (!wait)
+        return;
+    info(`Waiting up to ${wait.timeoutSeconds} s for ${url} to be up (wait_for_url).`);
+    const w = await waitForUrl({ url, timeoutSeconds: wait.timeoutSeconds, headers });
+    const line = `Waited ${formatSeconds(w.waitedMs)} for ${url} to be up (it answered ${w.status} after ${w.attempts} ${w.attempts === 1 ? 'try' : 'tries'}).`;
+    info(line);
+    if (hasSummary)
+        await summary.addRaw(`${line}\n\n`, true).write();
+}
+const formatSeconds = (ms) => (ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`);
+
 ;// CONCATENATED MODULE: ./actions/preview-report/src/check-phase.ts
+
 
 
 
@@ -66103,6 +66393,7 @@ async function checkPhase(s) {
         key: s.apiKey,
         onRetry: ({ reason, waitMs }) => info(`API call failed (${reason}); retrying in ${Math.round(waitMs / 1000)} s.`),
     });
+    await waitWhenAsked(s.wait, s.previewUrl + s.paths[0], s.targetHeaders, !!s.github.stepSummary);
     try {
         const queued = await api.post('/api/compare', {
             baseline_url: s.baselineUrl,
@@ -66110,6 +66401,7 @@ async function checkPhase(s) {
             paths: s.paths,
             checks: s.checks,
             viewports: s.viewports,
+            target_headers: s.targetHeaders,
         });
         info(`Comparison ${queued.job_id} queued (${s.checks.join(', ')} on ${s.paths.length} path(s); counts ${queued.counted_requests} requests).`);
         const report = await follow(api, queued.job_id);
@@ -66518,61 +66810,6 @@ function delta(metric, d) {
     return metric === 'response_time_ms' ? `${sign(Math.round(d))} ms` : sign(Math.round(d));
 }
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: ./actions/shared/src/github-env.ts
-
-function readGithubEnv(env) {
-    const eventName = env.GITHUB_EVENT_NAME ?? '';
-    return {
-        repository: env.GITHUB_REPOSITORY ?? '',
-        serverUrl: (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, ''),
-        apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
-        eventName,
-        job: env.GITHUB_JOB ?? '',
-        runId: env.GITHUB_RUN_ID || undefined,
-        runNumber: env.GITHUB_RUN_NUMBER || undefined,
-        runAttempt: env.GITHUB_RUN_ATTEMPT || undefined,
-        sha: env.GITHUB_SHA ?? '',
-        workspace: env.GITHUB_WORKSPACE || process.cwd(),
-        pullRequest: eventName.startsWith('pull_request') ? pullRequestOf(env.GITHUB_EVENT_PATH) : undefined,
-        refNames: refNamesOf(env, eventName),
-        tempDir: env.RUNNER_TEMP || undefined,
-        stepSummary: env.GITHUB_STEP_SUMMARY || undefined,
-    };
-}
-/**
- * The names under which the checkout's files are the repository's: on a pull request its head
- * branch and the base branch it merges into (the test merge commit is what the base becomes);
- * on a push the branch or tag pushed (`GITHUB_REF_NAME` is `5/merge` on pull requests, not a ref of links).
- */
-function refNamesOf(env, eventName) {
-    const names = eventName.startsWith('pull_request') ? [env.GITHUB_HEAD_REF, env.GITHUB_BASE_REF] : [env.GITHUB_REF_TYPE === 'branch' || env.GITHUB_REF_TYPE === 'tag' ? env.GITHUB_REF_NAME : undefined];
-    return [...new Set(names.filter((n) => !!n))];
-}
-function pullRequestOf(eventPath) {
-    if (!eventPath)
-        return undefined;
-    const payload = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(eventPath, 'utf8'));
-    const n = payload.pull_request?.number ?? payload.number;
-    if (typeof n !== 'number')
-        return undefined;
-    const str = (v) => (typeof v === 'string' && v ? v : undefined);
-    return { number: n, headSha: str(payload.pull_request?.head?.sha), baseSha: str(payload.pull_request?.base?.sha) };
-}
-/** The commit a report speaks for (a PR's head, as GitHub's checks show it) and the run, linked. */
-function runContext(g) {
-    const repo = `${g.serverUrl}/${g.repository}`;
-    const sha = g.pullRequest?.headSha ?? g.sha;
-    const attempt = Number(g.runAttempt ?? 1);
-    return {
-        commit: sha && g.repository ? { sha, url: `${repo}/commit/${sha}` } : undefined,
-        run: g.runId && g.repository
-            ? { label: `run ${g.runNumber ?? g.runId}${attempt > 1 ? ` (attempt ${attempt})` : ''}`, url: `${repo}/actions/runs/${g.runId}${attempt > 1 ? `/attempts/${attempt}` : ''}` }
-            : undefined,
-    };
-}
-
 ;// CONCATENATED MODULE: ./actions/preview-report/src/publish-phase.ts
 
 
@@ -66632,90 +66869,6 @@ function* comparablePaths(baseline, preview, out) {
     }
 }
 
-;// CONCATENATED MODULE: ./actions/shared/src/inputs.ts
-
-/** Input readers for the settings modules; nothing else in the actions reads inputs. */
-const inputs_text = (name, fallback = '') => getInput(name).trim() || fallback;
-function bool(name, fallback) {
-    const v = getInput(name).trim().toLowerCase();
-    if (!v)
-        return fallback;
-    if (['true', 'yes', '1', 'on'].includes(v))
-        return true;
-    if (['false', 'no', '0', 'off'].includes(v))
-        return false;
-    throw new Error(`input ${name} must be true or false, got ${JSON.stringify(v)}`);
-}
-function inputs_int(name, range) {
-    const v = core.getInput(name).trim();
-    if (!v)
-        return undefined;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < range.min || n > range.max) {
-        throw new Error(`input ${name} must be an integer between ${range.min} and ${range.max}, got ${JSON.stringify(v)}`);
-    }
-    return n;
-}
-function num(name, range) {
-    const v = core.getInput(name).trim();
-    if (!v)
-        return undefined;
-    const n = Number(v);
-    if (!Number.isFinite(n) || n < range.min || n > range.max) {
-        throw new Error(`input ${name} must be a number between ${range.min} and ${range.max}, got ${JSON.stringify(v)}`);
-    }
-    return n;
-}
-function oneOf(name, allowed, fallback) {
-    const v = getInput(name).trim() || fallback;
-    if (!allowed.includes(v))
-        throw new Error(`input ${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
-    return v;
-}
-/** A newline- or comma-separated list, blanks dropped. */
-const list = (name) => getInput(name)
-    .split(/[\n,]/)
-    .map((s) => s.trim())
-    .filter(Boolean);
-/** A newline-separated list (CSS selectors may hold commas). */
-const lines = (name) => core
-    .getInput(name)
-    .split('\n')
-    .map((s) => s.trim())
-    .filter(Boolean);
-/**
- * A required absolute http(s) URL, without a trailing slash. Read before anything is sent,
- * so a workflow that forgot it fails at once instead of sending its key somewhere else.
- */
-function requiredUrl(name, what) {
-    const v = getInput(name).trim();
-    if (!v)
-        throw new Error(`input ${name} is required: ${what}`);
-    let u;
-    try {
-        u = new URL(v);
-    }
-    catch {
-        throw new Error(`input ${name} must be an absolute http(s) URL (${what})`);
-    }
-    if (u.protocol !== 'https:' && u.protocol !== 'http:')
-        throw new Error(`input ${name} must be an http(s) URL (${what})`);
-    if (u.username || u.password || u.search || u.hash)
-        throw new Error(`input ${name} must be a plain base URL without credentials, query or fragment`);
-    return u.href.replace(/\/+$/, '');
-}
-/**
- * `api_url` (required: a workflow without it must not send its key anywhere) and `api_key`,
- * masked in the log. Read first, before anything could be sent.
- */
-function apiInputs() {
-    const apiUrl = requiredUrl('api_url', 'the base URL of your SiteLens API, e.g. https://sitelens.example.com');
-    const apiKey = inputs_text('api_key') || undefined;
-    if (apiKey)
-        core_setSecret(apiKey);
-    return { apiUrl, apiKey };
-}
-
 ;// CONCATENATED MODULE: ./actions/shared/src/upload-step.ts
 /** Read with the action's settings, from the publish step's environment. */
 function readPublishInputs(env) {
@@ -66733,10 +66886,12 @@ function readArtifactUpload(env) {
 
 ;// CONCATENATED MODULE: ./actions/shared/src/compared-sites.ts
 
+
 /** `baseline_url`, `preview_url`, `paths` and `viewports`, as the screenshot-diff and preview-report actions take them. */
-function readComparedSites() {
+function readComparedSites(github) {
     const baselineUrl = siteUrl('baseline_url');
-    const previewUrl = siteUrl('preview_url');
+    // On a deployment_status event the deployment is the preview, unless the workflow names one.
+    const previewUrl = siteUrl('preview_url', () => deploymentUrl(github, 'preview_url'));
     const paths = list('paths').map((p) => (p.startsWith('/') ? p : `/${p}`));
     const viewports = list('viewports').map(parseViewport);
     return {
@@ -66757,10 +66912,10 @@ function parseViewport(v) {
     return { width, height };
 }
 /** A required site URL; `example.com` is taken as https, a trailing slash dropped. */
-function siteUrl(name) {
-    const value = inputs_text(name);
+function siteUrl(name, fallback) {
+    const value = inputs_text(name) || fallback?.() || '';
     if (!value)
-        throw new Error(`input ${name} is required`);
+        throw new Error(`input ${name} is required${fallback ? ' (or run on a deployment_status event, whose deployment URL is the default)' : ''}`);
     try {
         const u = new URL(/^[a-z][a-z0-9+.-]*:/i.test(value) ? value : `https://${value}`);
         return u.href.replace(/\/+$/, '');
@@ -66777,11 +66932,13 @@ function siteUrl(name) {
 
 
 
+
 function readSettings(env = process.env) {
     // First, before anything could be sent anywhere.
     const { apiUrl, apiKey } = apiInputs();
     const github = readGithubEnv(env);
-    const compared = readComparedSites();
+    const access = readPreviewAccess();
+    const compared = readComparedSites(github);
     const checks = list('checks');
     for (const c of checks) {
         if (!compareChecks.includes(c))
@@ -66799,6 +66956,7 @@ function readSettings(env = process.env) {
         githubToken: inputs_text('github_token'),
         github,
         publish: readPublishInputs(env),
+        ...access,
     };
 }
 

@@ -7,6 +7,7 @@ import { findReadme, git, repositoryPaths } from './documents/repository-paths.j
 import { matchWorkspaceFiles, readDocuments } from './documents/workspace-files.js';
 import type { DeadLinkReport } from '../../../server/links/report.js';
 import type { DeadlinksSettings } from './settings.js';
+import { waitWhenAsked } from '../../shared/src/wait-for-url.js';
 
 export interface Checked {
   report: DeadLinkReport;
@@ -21,7 +22,9 @@ export async function checkTarget(api: ApiClient, s: DeadlinksSettings): Promise
   const t = s.target;
   const notApplicable = s.changedOnly ? ['`changed_only` applies to repository files (`files`, or this repository\'s README): every link was checked.'] : [];
   if (t.kind === 'site') {
-    const report = await api.get<DeadLinkReport>('/api/deadlinks', { url: t.url, mode: t.mode, max_pages: t.maxPages, render: t.render ? undefined : false, ...common(s) });
+    await waitWhenAsked(s.wait, t.url, s.targetHeaders, !!s.github.stepSummary);
+    const targetHeaders = s.targetHeaders ? JSON.stringify(s.targetHeaders) : undefined;
+    const report = await api.get<DeadLinkReport>('/api/deadlinks', { url: t.url, mode: t.mode, max_pages: t.maxPages, render: t.render ? undefined : false, target_headers: targetHeaders, ...common(s) });
     return { report, notes: notApplicable };
   }
   if (t.kind === 'github') return checkReadmeRemotely(api, s, t.repository, t.ref, notApplicable);

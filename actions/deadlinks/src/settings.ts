@@ -2,6 +2,7 @@ import path from 'node:path';
 import { readGithubEnv, type GithubEnv } from '../../shared/src/github-env.js';
 import { apiInputs, bool, int, lines, list, num, oneOf, text } from '../../shared/src/inputs.js';
 import { defaultCommentKey } from '../../shared/src/sticky-comment.js';
+import { deploymentUrl, readPreviewAccess, type PreviewAccess } from '../../shared/src/preview-inputs.js';
 import { readPublishInputs, type PublishInputs } from '../../shared/src/upload-step.js';
 import type { Gate } from '../../../server/links/report.js';
 import { compileUrlPattern } from '../../../server/links/url-pattern.js';
@@ -32,7 +33,7 @@ export interface ApiOptions {
 }
 
 /** Every input of the dead-links action, parsed and checked once. */
-export interface DeadlinksSettings {
+export interface DeadlinksSettings extends PreviewAccess {
   target: Target;
   /** Only links on lines a pull request adds or changes (repository files). @default false */
   changedOnly: boolean;
@@ -59,8 +60,12 @@ export interface DeadlinksSettings {
 export function readSettings(env: NodeJS.ProcessEnv = process.env): DeadlinksSettings {
   // First, before anything could be sent anywhere.
   const { apiUrl, apiKey } = apiInputs();
+  const access = readPreviewAccess();
   const github = readGithubEnv(env);
   const target = readTarget(github);
+  if (target.kind !== 'site' && (access.wait || access.targetHeaders)) {
+    throw new Error(`input ${access.targetHeaders ? 'target_headers' : 'wait_for_url'} applies to a site (url, or the deployment of a deployment_status event), not to ${target.kind === 'files' ? 'repository files' : 'a README'}`);
+  }
   const checkOnly = oneOf('check_only', ['all', 'internal', 'external'] as const, 'all');
   const fragments = text('fragments');
   const offline = bool('offline', false);
@@ -91,13 +96,15 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): DeadlinksSet
     githubToken: text('github_token'),
     github,
     publish: readPublishInputs(env),
+    ...access,
   };
 }
 
 function readTarget(github: GithubEnv): Target {
-  const url = text('url');
   const repo = text('github');
   const files = lines('files');
+  // On a deployment_status event with no other target, the deployment is the site checked.
+  const url = text('url') || (!repo && !files.length ? (deploymentUrl(github, 'url') ?? '') : '');
   const given = [url && 'url', repo && 'github', files.length && 'files'].filter(Boolean);
   if (given.length > 1) throw new Error(`give one of the inputs url, github and files, not ${given.join(' and ')}`);
   if (url) {

@@ -4,6 +4,7 @@ import type { CompareReport } from '../../../server/compare/compare-report.js';
 import { ApiError, createApiClient, type ApiClient } from '../../shared/src/api-client.js';
 import { reportFileName, writeReport } from '../../shared/src/report-io.js';
 import type { PreviewReportSettings } from './settings.js';
+import { waitWhenAsked } from '../../shared/src/wait-for-url.js';
 
 /** What the check step hands to the publish step (the upload step runs between them). */
 export interface CheckOutcome {
@@ -37,6 +38,7 @@ export async function checkPhase(s: PreviewReportSettings): Promise<CheckOutcome
     key: s.apiKey,
     onRetry: ({ reason, waitMs }) => core.info(`API call failed (${reason}); retrying in ${Math.round(waitMs / 1000)} s.`),
   });
+  await waitWhenAsked(s.wait, s.previewUrl + s.paths[0], s.targetHeaders, !!s.github.stepSummary);
   try {
     const queued = await api.post<Queued>('/api/compare', {
       baseline_url: s.baselineUrl,
@@ -44,6 +46,7 @@ export async function checkPhase(s: PreviewReportSettings): Promise<CheckOutcome
       paths: s.paths,
       checks: s.checks,
       viewports: s.viewports,
+      target_headers: s.targetHeaders,
     });
     core.info(`Comparison ${queued.job_id} queued (${s.checks.join(', ')} on ${s.paths.length} path(s); counts ${queued.counted_requests} requests).`);
     const report = await follow(api, queued.job_id);

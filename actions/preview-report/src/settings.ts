@@ -2,11 +2,12 @@ import { compareChecks, type CompareCheck } from '../../../server/compare/types.
 import { readGithubEnv, type GithubEnv } from '../../shared/src/github-env.js';
 import { apiInputs, bool, list, oneOf, text } from '../../shared/src/inputs.js';
 import { defaultCommentKey } from '../../shared/src/sticky-comment.js';
+import { readPreviewAccess, type PreviewAccess } from '../../shared/src/preview-inputs.js';
 import { readPublishInputs, type PublishInputs } from '../../shared/src/upload-step.js';
 import { readComparedSites, type Viewport } from '../../shared/src/compared-sites.js';
 
 /** Every input of the preview-report action, parsed and checked once. */
-export interface PreviewReportSettings {
+export interface PreviewReportSettings extends PreviewAccess {
   /** Production: origin, optionally with a base path. */
   baselineUrl: string;
   previewUrl: string;
@@ -34,7 +35,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): PreviewRepor
   // First, before anything could be sent anywhere.
   const { apiUrl, apiKey } = apiInputs();
   const github = readGithubEnv(env);
-  const compared = readComparedSites();
+  const access = readPreviewAccess();
+  const compared = readComparedSites(github);
   const checks = list('checks');
   for (const c of checks) {
     if (!(compareChecks as readonly string[]).includes(c)) throw new Error(`input checks: ${JSON.stringify(c)} is not a check; use ${compareChecks.join(', ')}`);
@@ -51,5 +53,6 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): PreviewRepor
     githubToken: text('github_token'),
     github,
     publish: readPublishInputs(env),
+    ...access,
   };
 }

@@ -62,6 +62,7 @@ async function compareOne(api: ApiClient, s: ScreenshotDiffSettings, path: strin
       threshold: s.threshold,
       delay: s.delay,
       hide_selectors: s.hideSelectors,
+      target_headers: s.targetHeaders,
     });
     return { ...base, diff, pass: diff.changed_ratio <= s.maxChangedRatio };
   } catch (err) {

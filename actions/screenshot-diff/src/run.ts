@@ -5,6 +5,7 @@ import { createApiClient } from '../../shared/src/api-client.js';
 import { runContext } from '../../shared/src/github-env.js';
 import { commentOf, publishRunFailure, reportFileName, upsertComment, writeReport, writeSummary } from '../../shared/src/report-io.js';
 import { compareAll } from './comparisons.js';
+import { waitWhenAsked } from '../../shared/src/wait-for-url.js';
 import type { ScreenshotDiffSettings } from './settings.js';
 
 /** Compares every path × viewport through the API, then reports: summary, PR comment, outputs, verdict. */
@@ -16,6 +17,7 @@ export async function runScreenshotDiff(s: ScreenshotDiffSettings): Promise<void
   });
   const comment = commentOf('screenshot-diff', s);
   const context = runContext(s.github);
+  await waitWhenAsked(s.wait, s.previewUrl + s.paths[0], s.targetHeaders, !!s.github.stepSummary);
   const report = await compareAll(api, s);
 
   const apiFailure = report.comparisons.find((c) => c.apiFailure);

@@ -2,9 +2,10 @@ import { readGithubEnv, type GithubEnv } from '../../shared/src/github-env.js';
 import { readComparedSites, type Viewport } from '../../shared/src/compared-sites.js';
 import { apiInputs, bool, int, lines, num, text } from '../../shared/src/inputs.js';
 import { defaultCommentKey } from '../../shared/src/sticky-comment.js';
+import { readPreviewAccess, type PreviewAccess } from '../../shared/src/preview-inputs.js';
 
 /** Every input of the screenshot-diff action, parsed and checked once. */
-export interface ScreenshotDiffSettings {
+export interface ScreenshotDiffSettings extends PreviewAccess {
   /** Origin (and optional base path) of the reference site, e.g. production. */
   baselineUrl: string;
   /** Origin (and optional base path) of the preview deployment. */
@@ -37,7 +38,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): ScreenshotDi
   // First, before anything could be sent anywhere.
   const { apiUrl, apiKey } = apiInputs();
   const github = readGithubEnv(env);
-  const compared = readComparedSites();
+  const access = readPreviewAccess();
+  const compared = readComparedSites(github);
   return {
     ...compared,
     maxChangedRatio: num('max_changed_ratio', { min: 0, max: 1 }) ?? 0.001,
@@ -52,5 +54,6 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): ScreenshotDi
     githubToken: text('github_token'),
     concurrency: int('concurrency', { min: 1, max: 10 }) ?? 3,
     github,
+    ...access,
   };
 }

@@ -1,4 +1,6 @@
+import type { GithubEnv } from './github-env.js';
 import { list, text } from './inputs.js';
+import { deploymentUrl } from './preview-inputs.js';
 
 export interface Viewport {
   width: number;
@@ -18,9 +20,10 @@ export interface ComparedSites {
 }
 
 /** `baseline_url`, `preview_url`, `paths` and `viewports`, as the screenshot-diff and preview-report actions take them. */
-export function readComparedSites(): ComparedSites {
+export function readComparedSites(github: GithubEnv): ComparedSites {
   const baselineUrl = siteUrl('baseline_url');
-  const previewUrl = siteUrl('preview_url');
+  // On a deployment_status event the deployment is the preview, unless the workflow names one.
+  const previewUrl = siteUrl('preview_url', () => deploymentUrl(github, 'preview_url'));
   const paths = list('paths').map((p) => (p.startsWith('/') ? p : `/${p}`));
   const viewports = list('viewports').map(parseViewport);
   return {
@@ -43,9 +46,9 @@ export function parseViewport(v: string): Viewport {
 }
 
 /** A required site URL; `example.com` is taken as https, a trailing slash dropped. */
-function siteUrl(name: string): string {
-  const value = text(name);
-  if (!value) throw new Error(`input ${name} is required`);
+function siteUrl(name: string, fallback?: () => string | undefined): string {
+  const value = text(name) || fallback?.() || '';
+  if (!value) throw new Error(`input ${name} is required${fallback ? ' (or run on a deployment_status event, whose deployment URL is the default)' : ''}`);
   try {
     const u = new URL(/^[a-z][a-z0-9+.-]*:/i.test(value) ? value : `https://${value}`);
     return u.href.replace(/\/+$/, '');

@@ -10,6 +10,18 @@ export interface PullRequest {
   baseSha?: string;
 }
 
+/** A `deployment_status` event's status: whether the deployment is up, and where. */
+export interface DeploymentStatus {
+  /** success, failure, error, pending, in_progress, queued, inactive. */
+  state: string;
+  /** The deployment's address: `environment_url`, else `target_url` (deprecated by GitHub, still what some providers set). */
+  url?: string;
+  /** Which of the two `url` came from. */
+  urlFrom?: 'environment_url' | 'target_url';
+  /** The environment's name (e.g. `Preview`). */
+  environment?: string;
+}
+
 /** What the actions read from the runner's environment, once, in their settings. */
 export interface GithubEnv {
   /** owner/repo of the workflow's repository. */
@@ -29,6 +41,8 @@ export interface GithubEnv {
   /** The checkout (`GITHUB_WORKSPACE`), else the working directory. */
   workspace: string;
   pullRequest?: PullRequest;
+  /** On `deployment_status` events: the status the event reports. */
+  deployment?: DeploymentStatus;
   /** Branch or tag names the checkout is (the pushed branch or tag; a pull request's head and base branches). */
   refNames: string[];
   /** Directory for the JSON report (RUNNER_TEMP, else the OS temp dir). */
@@ -51,6 +65,7 @@ export function readGithubEnv(env: NodeJS.ProcessEnv): GithubEnv {
     sha: env.GITHUB_SHA ?? '',
     workspace: env.GITHUB_WORKSPACE || process.cwd(),
     pullRequest: eventName.startsWith('pull_request') ? pullRequestOf(env.GITHUB_EVENT_PATH) : undefined,
+    deployment: eventName === 'deployment_status' ? deploymentOf(env.GITHUB_EVENT_PATH) : undefined,
     refNames: refNamesOf(env, eventName),
     tempDir: env.RUNNER_TEMP || undefined,
     stepSummary: env.GITHUB_STEP_SUMMARY || undefined,
@@ -77,6 +92,31 @@ function pullRequestOf(eventPath: string | undefined): PullRequest | undefined {
   if (typeof n !== 'number') return undefined;
   const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
   return { number: n, headSha: str(payload.pull_request?.head?.sha), baseSha: str(payload.pull_request?.base?.sha) };
+}
+
+/**
+ * The deployment a `deployment_status` event reports. GitHub's payload has the environment's
+ * address in `environment_url` and, deprecated, the status's link in `target_url` (which
+ * GitHub now fills from `log_url`, so it may be a build log); Vercel, Netlify and others set
+ * both to the deployment, some only `target_url`. So: `environment_url`, else `target_url`.
+ */
+function deploymentOf(eventPath: string | undefined): DeploymentStatus | undefined {
+  if (!eventPath) return undefined;
+  const payload = JSON.parse(readFileSync(eventPath, 'utf8')) as {
+    deployment_status?: { state?: unknown; environment_url?: unknown; target_url?: unknown; environment?: unknown };
+    deployment?: { environment?: unknown };
+  };
+  const status = payload.deployment_status;
+  if (!status) return undefined;
+  const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+  const environmentUrl = str(status.environment_url);
+  const targetUrl = str(status.target_url);
+  return {
+    state: str(status.state) ?? 'unknown',
+    url: environmentUrl ?? targetUrl,
+    urlFrom: environmentUrl ? 'environment_url' : targetUrl ? 'target_url' : undefined,
+    environment: str(status.environment) ?? str(payload.deployment?.environment),
+  };
 }
 
 /** The commit a report speaks for (a PR's head, as GitHub's checks show it) and the run, linked. */

@@ -35,6 +35,8 @@ export interface RunnerContext {
   baseSha?: string;
   /** Overrides the event name (e.g. `push` with no pull request). */
   eventName?: string;
+  /** The event payload (GITHUB_EVENT_PATH's content), e.g. a deployment_status event's. @default a pull_request payload, or {} */
+  event?: unknown;
   /** The checkout (GITHUB_WORKSPACE and the working directory). @default an empty directory */
   workspace?: string;
   /** GITHUB_JOB. @default links */
@@ -95,7 +97,7 @@ export async function runAction(actionDir: string, given: Record<string, string>
   await writeFile(summaryFile, '');
   const headSha = ctx.headSha ?? (ctx.pullRequest ? `sha-of-pr-${ctx.pullRequest}` : undefined);
   const pr = ctx.pullRequest ? { number: ctx.pullRequest, head: { sha: headSha }, base: ctx.baseSha ? { sha: ctx.baseSha } : undefined } : undefined;
-  await writeFile(eventFile, JSON.stringify(pr ? { action: 'synchronize', number: ctx.pullRequest, pull_request: pr } : {}));
+  await writeFile(eventFile, JSON.stringify(ctx.event ?? (pr ? { action: 'synchronize', number: ctx.pullRequest, pull_request: pr } : {})));
   const actionPath = path.resolve(actionDir);
   const runnerEnv: Record<string, string> = {
     PATH: process.env.PATH ?? '',
