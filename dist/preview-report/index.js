@@ -60509,85 +60509,6 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: ./actions/shared/src/github-env.ts
-
-function readGithubEnv(env) {
-    const eventName = env.GITHUB_EVENT_NAME ?? '';
-    return {
-        repository: env.GITHUB_REPOSITORY ?? '',
-        serverUrl: (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, ''),
-        apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
-        eventName,
-        job: env.GITHUB_JOB ?? '',
-        runId: env.GITHUB_RUN_ID || undefined,
-        runNumber: env.GITHUB_RUN_NUMBER || undefined,
-        runAttempt: env.GITHUB_RUN_ATTEMPT || undefined,
-        sha: env.GITHUB_SHA ?? '',
-        workspace: env.GITHUB_WORKSPACE || process.cwd(),
-        pullRequest: eventName.startsWith('pull_request') ? pullRequestOf(env.GITHUB_EVENT_PATH) : undefined,
-        deployment: eventName === 'deployment_status' ? deploymentOf(env.GITHUB_EVENT_PATH) : undefined,
-        refNames: refNamesOf(env, eventName),
-        tempDir: env.RUNNER_TEMP || undefined,
-        stepSummary: env.GITHUB_STEP_SUMMARY || undefined,
-    };
-}
-/**
- * The names under which the checkout's files are the repository's: on a pull request its head
- * branch and the base branch it merges into (the test merge commit is what the base becomes);
- * on a push the branch or tag pushed (`GITHUB_REF_NAME` is `5/merge` on pull requests, not a ref of links).
- */
-function refNamesOf(env, eventName) {
-    const names = eventName.startsWith('pull_request') ? [env.GITHUB_HEAD_REF, env.GITHUB_BASE_REF] : [env.GITHUB_REF_TYPE === 'branch' || env.GITHUB_REF_TYPE === 'tag' ? env.GITHUB_REF_NAME : undefined];
-    return [...new Set(names.filter((n) => !!n))];
-}
-function pullRequestOf(eventPath) {
-    if (!eventPath)
-        return undefined;
-    const payload = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(eventPath, 'utf8'));
-    const n = payload.pull_request?.number ?? payload.number;
-    if (typeof n !== 'number')
-        return undefined;
-    const str = (v) => (typeof v === 'string' && v ? v : undefined);
-    return { number: n, headSha: str(payload.pull_request?.head?.sha), baseSha: str(payload.pull_request?.base?.sha) };
-}
-/**
- * The deployment a `deployment_status` event reports. GitHub's payload has the environment's
- * address in `environment_url` and, deprecated, the status's link in `target_url` (which
- * GitHub now fills from `log_url`, so it may be a build log); Vercel, Netlify and others set
- * both to the deployment, some only `target_url`. So: `environment_url`, else `target_url`.
- */
-function deploymentOf(eventPath) {
-    if (!eventPath)
-        return undefined;
-    const payload = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(eventPath, 'utf8'));
-    const status = payload.deployment_status;
-    if (!status)
-        return undefined;
-    const str = (v) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
-    const environmentUrl = str(status.environment_url);
-    const targetUrl = str(status.target_url);
-    return {
-        state: str(status.state) ?? 'unknown',
-        url: environmentUrl ?? targetUrl,
-        urlFrom: environmentUrl ? 'environment_url' : targetUrl ? 'target_url' : undefined,
-        environment: str(status.environment) ?? str(payload.deployment?.environment),
-    };
-}
-/** The commit a report speaks for (a PR's head, as GitHub's checks show it) and the run, linked. */
-function runContext(g) {
-    const repo = `${g.serverUrl}/${g.repository}`;
-    const sha = g.pullRequest?.headSha ?? g.sha;
-    const attempt = Number(g.runAttempt ?? 1);
-    return {
-        commit: sha && g.repository ? { sha, url: `${repo}/commit/${sha}` } : undefined,
-        run: g.runId && g.repository
-            ? { label: `run ${g.runNumber ?? g.runId}${attempt > 1 ? ` (attempt ${attempt})` : ''}`, url: `${repo}/actions/runs/${g.runId}${attempt > 1 ? `/attempts/${attempt}` : ''}` }
-            : undefined,
-    };
-}
-
 ;// CONCATENATED MODULE: ./actions/shared/src/inputs.ts
 
 /** Input readers for the settings modules; nothing else in the actions reads inputs. */
@@ -60709,15 +60630,19 @@ function readTargetHeaders() {
     });
     return Object.keys(headers).length ? headers : undefined;
 }
+/** Thrown by settings when the run has nothing to do; the action ends green with its message as a notice. */
+class SkipRun extends Error {
+}
 /**
  * On a `deployment_status` event that does not report success (pending, failure, error …),
- * why the action does nothing: it runs again on the event that says the deployment is up.
+ * the action does nothing: it runs again on the event that says the deployment is up. Called
+ * by the settings right after the environment is read, before inputs that need the deployment.
  */
-function deploymentSkip(github) {
+function skipUnlessDeployed(github) {
     const d = github.deployment;
     if (github.eventName !== 'deployment_status' || !d || d.state === 'success')
-        return undefined;
-    return `The deployment${d.environment ? ` to ${d.environment}` : ''} is ${d.state}, not success: nothing to check now. The check runs on the deployment_status event that reports success.`;
+        return;
+    throw new SkipRun(`The deployment${d.environment ? ` to ${d.environment}` : ''} is ${d.state}, not success: nothing to check now. The check runs on the deployment_status event that reports success.`);
 }
 /** The deployment's URL on a successful `deployment_status` event, logged with where it came from. */
 function deploymentUrl(github, input) {
@@ -60731,17 +60656,13 @@ function deploymentUrl(github, input) {
 ;// CONCATENATED MODULE: ./actions/shared/src/run-action.ts
 
 
-
 /** The action's top-level catch: a failed step with the cause, API errors with the API's message. */
 function runAction(main) {
     // async: a synchronous throw (a bad input in readSettings) becomes a rejection too.
-    (async () => {
-        // A deployment that did not succeed: a notice and a green step, before any input is read.
-        const skip = deploymentSkip(readGithubEnv(process.env));
-        if (skip)
-            return notice(skip);
-        return main();
-    })().catch((err) => {
+    (async () => main())().catch((err) => {
+        // Nothing to check (a deployment that did not succeed): a notice and a green step.
+        if (err instanceof SkipRun)
+            return notice(err.message);
         setFailed(err instanceof Error ? err.message : String(err));
     });
 }
@@ -66810,6 +66731,85 @@ function delta(metric, d) {
     return metric === 'response_time_ms' ? `${sign(Math.round(d))} ms` : sign(Math.round(d));
 }
 
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: ./actions/shared/src/github-env.ts
+
+function readGithubEnv(env) {
+    const eventName = env.GITHUB_EVENT_NAME ?? '';
+    return {
+        repository: env.GITHUB_REPOSITORY ?? '',
+        serverUrl: (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, ''),
+        apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
+        eventName,
+        job: env.GITHUB_JOB ?? '',
+        runId: env.GITHUB_RUN_ID || undefined,
+        runNumber: env.GITHUB_RUN_NUMBER || undefined,
+        runAttempt: env.GITHUB_RUN_ATTEMPT || undefined,
+        sha: env.GITHUB_SHA ?? '',
+        workspace: env.GITHUB_WORKSPACE || process.cwd(),
+        pullRequest: eventName.startsWith('pull_request') ? pullRequestOf(env.GITHUB_EVENT_PATH) : undefined,
+        deployment: eventName === 'deployment_status' ? deploymentOf(env.GITHUB_EVENT_PATH) : undefined,
+        refNames: refNamesOf(env, eventName),
+        tempDir: env.RUNNER_TEMP || undefined,
+        stepSummary: env.GITHUB_STEP_SUMMARY || undefined,
+    };
+}
+/**
+ * The names under which the checkout's files are the repository's: on a pull request its head
+ * branch and the base branch it merges into (the test merge commit is what the base becomes);
+ * on a push the branch or tag pushed (`GITHUB_REF_NAME` is `5/merge` on pull requests, not a ref of links).
+ */
+function refNamesOf(env, eventName) {
+    const names = eventName.startsWith('pull_request') ? [env.GITHUB_HEAD_REF, env.GITHUB_BASE_REF] : [env.GITHUB_REF_TYPE === 'branch' || env.GITHUB_REF_TYPE === 'tag' ? env.GITHUB_REF_NAME : undefined];
+    return [...new Set(names.filter((n) => !!n))];
+}
+function pullRequestOf(eventPath) {
+    if (!eventPath)
+        return undefined;
+    const payload = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(eventPath, 'utf8'));
+    const n = payload.pull_request?.number ?? payload.number;
+    if (typeof n !== 'number')
+        return undefined;
+    const str = (v) => (typeof v === 'string' && v ? v : undefined);
+    return { number: n, headSha: str(payload.pull_request?.head?.sha), baseSha: str(payload.pull_request?.base?.sha) };
+}
+/**
+ * The deployment a `deployment_status` event reports. GitHub's payload has the environment's
+ * address in `environment_url` and, deprecated, the status's link in `target_url` (which
+ * GitHub now fills from `log_url`, so it may be a build log); Vercel, Netlify and others set
+ * both to the deployment, some only `target_url`. So: `environment_url`, else `target_url`.
+ */
+function deploymentOf(eventPath) {
+    if (!eventPath)
+        return undefined;
+    const payload = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(eventPath, 'utf8'));
+    const status = payload.deployment_status;
+    if (!status)
+        return undefined;
+    const str = (v) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+    const environmentUrl = str(status.environment_url);
+    const targetUrl = str(status.target_url);
+    return {
+        state: str(status.state) ?? 'unknown',
+        url: environmentUrl ?? targetUrl,
+        urlFrom: environmentUrl ? 'environment_url' : targetUrl ? 'target_url' : undefined,
+        environment: str(status.environment) ?? str(payload.deployment?.environment),
+    };
+}
+/** The commit a report speaks for (a PR's head, as GitHub's checks show it) and the run, linked. */
+function runContext(g) {
+    const repo = `${g.serverUrl}/${g.repository}`;
+    const sha = g.pullRequest?.headSha ?? g.sha;
+    const attempt = Number(g.runAttempt ?? 1);
+    return {
+        commit: sha && g.repository ? { sha, url: `${repo}/commit/${sha}` } : undefined,
+        run: g.runId && g.repository
+            ? { label: `run ${g.runNumber ?? g.runId}${attempt > 1 ? ` (attempt ${attempt})` : ''}`, url: `${repo}/actions/runs/${g.runId}${attempt > 1 ? `/attempts/${attempt}` : ''}` }
+            : undefined,
+    };
+}
+
 ;// CONCATENATED MODULE: ./actions/preview-report/src/publish-phase.ts
 
 
@@ -66937,6 +66937,7 @@ function readSettings(env = process.env) {
     // First, before anything could be sent anywhere.
     const { apiUrl, apiKey } = apiInputs();
     const github = readGithubEnv(env);
+    skipUnlessDeployed(github);
     const access = readPreviewAccess();
     const compared = readComparedSites(github);
     const checks = list('checks');

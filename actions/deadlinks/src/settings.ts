@@ -2,7 +2,7 @@ import path from 'node:path';
 import { readGithubEnv, type GithubEnv } from '../../shared/src/github-env.js';
 import { apiInputs, bool, int, lines, list, num, oneOf, text } from '../../shared/src/inputs.js';
 import { defaultCommentKey } from '../../shared/src/sticky-comment.js';
-import { deploymentUrl, readPreviewAccess, type PreviewAccess } from '../../shared/src/preview-inputs.js';
+import { deploymentUrl, readPreviewAccess, skipUnlessDeployed, type PreviewAccess } from '../../shared/src/preview-inputs.js';
 import { readPublishInputs, type PublishInputs } from '../../shared/src/upload-step.js';
 import type { Gate } from '../../../server/links/report.js';
 import { compileUrlPattern } from '../../../server/links/url-pattern.js';
@@ -62,6 +62,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): DeadlinksSet
   const { apiUrl, apiKey } = apiInputs();
   const access = readPreviewAccess();
   const github = readGithubEnv(env);
+  skipUnlessDeployed(github);
   const target = readTarget(github);
   if (target.kind !== 'site' && (access.wait || access.targetHeaders)) {
     throw new Error(`input ${access.targetHeaders ? 'target_headers' : 'wait_for_url'} applies to a site (url, or the deployment of a deployment_status event), not to ${target.kind === 'files' ? 'repository files' : 'a README'}`);

@@ -2,7 +2,7 @@ import { compareChecks, type CompareCheck } from '../../../server/compare/types.
 import { readGithubEnv, type GithubEnv } from '../../shared/src/github-env.js';
 import { apiInputs, bool, list, oneOf, text } from '../../shared/src/inputs.js';
 import { defaultCommentKey } from '../../shared/src/sticky-comment.js';
-import { readPreviewAccess, type PreviewAccess } from '../../shared/src/preview-inputs.js';
+import { readPreviewAccess, skipUnlessDeployed, type PreviewAccess } from '../../shared/src/preview-inputs.js';
 import { readPublishInputs, type PublishInputs } from '../../shared/src/upload-step.js';
 import { readComparedSites, type Viewport } from '../../shared/src/compared-sites.js';
 
@@ -35,6 +35,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): PreviewRepor
   // First, before anything could be sent anywhere.
   const { apiUrl, apiKey } = apiInputs();
   const github = readGithubEnv(env);
+  skipUnlessDeployed(github);
   const access = readPreviewAccess();
   const compared = readComparedSites(github);
   const checks = list('checks');

@@ -2,7 +2,7 @@ import { readGithubEnv, type GithubEnv } from '../../shared/src/github-env.js';
 import { readComparedSites, type Viewport } from '../../shared/src/compared-sites.js';
 import { apiInputs, bool, int, lines, num, text } from '../../shared/src/inputs.js';
 import { defaultCommentKey } from '../../shared/src/sticky-comment.js';
-import { readPreviewAccess, type PreviewAccess } from '../../shared/src/preview-inputs.js';
+import { readPreviewAccess, skipUnlessDeployed, type PreviewAccess } from '../../shared/src/preview-inputs.js';
 
 /** Every input of the screenshot-diff action, parsed and checked once. */
 export interface ScreenshotDiffSettings extends PreviewAccess {
@@ -38,6 +38,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): ScreenshotDi
   // First, before anything could be sent anywhere.
   const { apiUrl, apiKey } = apiInputs();
   const github = readGithubEnv(env);
+  skipUnlessDeployed(github);
   const access = readPreviewAccess();
   const compared = readComparedSites(github);
   return {

@@ -44,14 +44,18 @@ export function readTargetHeaders(): Record<string, string> | undefined {
   return Object.keys(headers).length ? headers : undefined;
 }
 
+/** Thrown by settings when the run has nothing to do; the action ends green with its message as a notice. */
+export class SkipRun extends Error {}
+
 /**
  * On a `deployment_status` event that does not report success (pending, failure, error …),
- * why the action does nothing: it runs again on the event that says the deployment is up.
+ * the action does nothing: it runs again on the event that says the deployment is up. Called
+ * by the settings right after the environment is read, before inputs that need the deployment.
  */
-export function deploymentSkip(github: GithubEnv): string | undefined {
+export function skipUnlessDeployed(github: GithubEnv): void {
   const d = github.deployment;
-  if (github.eventName !== 'deployment_status' || !d || d.state === 'success') return undefined;
-  return `The deployment${d.environment ? ` to ${d.environment}` : ''} is ${d.state}, not success: nothing to check now. The check runs on the deployment_status event that reports success.`;
+  if (github.eventName !== 'deployment_status' || !d || d.state === 'success') return;
+  throw new SkipRun(`The deployment${d.environment ? ` to ${d.environment}` : ''} is ${d.state}, not success: nothing to check now. The check runs on the deployment_status event that reports success.`);
 }
 
 /** The deployment's URL on a successful `deployment_status` event, logged with where it came from. */

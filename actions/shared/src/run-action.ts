@@ -1,17 +1,13 @@
 import * as core from '@actions/core';
 import type { ArtifactUpload, PublishInputs } from './upload-step.js';
-import { readGithubEnv } from './github-env.js';
-import { deploymentSkip } from './preview-inputs.js';
+import { SkipRun } from './preview-inputs.js';
 
 /** The action's top-level catch: a failed step with the cause, API errors with the API's message. */
 export function runAction(main: () => Promise<void>): void {
   // async: a synchronous throw (a bad input in readSettings) becomes a rejection too.
-  (async () => {
-    // A deployment that did not succeed: a notice and a green step, before any input is read.
-    const skip = deploymentSkip(readGithubEnv(process.env));
-    if (skip) return core.notice(skip);
-    return main();
-  })().catch((err: unknown) => {
+  (async () => main())().catch((err: unknown) => {
+    // Nothing to check (a deployment that did not succeed): a notice and a green step.
+    if (err instanceof SkipRun) return core.notice(err.message);
     core.setFailed(err instanceof Error ? err.message : String(err));
   });
 }
