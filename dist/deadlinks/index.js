@@ -108327,6 +108327,7 @@ function compileUrlPattern(source) {
 
 
 
+
 function readSettings(env = process.env) {
     // First, before anything could be sent anywhere.
     const { apiUrl, apiKey } = apiInputs();
