@@ -22,6 +22,7 @@ import { ScreenshotJobs } from './jobs/screenshot-job.js';
 import { CompareJobs } from './jobs/compare-job.js';
 import { Webhooks } from './jobs/webhooks/webhooks.js';
 import { ResultCache } from './links/result-cache.js';
+import { waybackLookup } from './links/wayback.js';
 import { createBrowserRenderer } from './links/browser-renderer.js';
 import type { DocumentExtractor } from './links/extract-pool.js';
 import { linkNet, type LinkDeps } from './links/site-check.js';
@@ -127,6 +128,7 @@ export function linkDeps(
     concurrency: config.LINK_CONCURRENCY,
     hostConcurrency: config.LINK_HOST_CONCURRENCY,
     extract: (documents, onEach) => parts.documentExtractor.extract(documents, onEach),
+    archive: waybackLookup({ baseUrl: config.ARCHIVE_API_URL, dispatcher: http.dispatcher, timeoutMs: Math.min(config.FETCH_TIMEOUT_MS, 10_000) }),
   };
   return (owner, { targetHeaders, cacheTtl } = {}) => {
     const renderer = createBrowserRenderer(pagesWithTargetHeaders(parts.browser.as(owner), targetHeaders), http.policy, config.BROWSER_CONCURRENCY);

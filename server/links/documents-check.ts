@@ -17,6 +17,7 @@ import {
 } from './repository-links.js';
 import { RepositorySnapshot } from './repository-snapshot.js';
 import { newChecker, type FragmentPolicy, type LinkDeps } from './site-check.js';
+import { withSuggestions } from './fix-suggestions.js';
 import { alwaysValidFragment } from './fragment-match.js';
 import type { CheckResult, LinkKind, LinkScope, LinkSource } from './types.js';
 import type { UrlPattern } from './url-pattern.js';
@@ -55,6 +56,8 @@ export interface DocumentsCheckOptions {
   gate: Gate;
   /** List every checked link in the report's `checked_urls`. */
   listChecked?: boolean;
+  /** Add `suggestion`s to the report's items (`fix-suggestions.ts`). */
+  suggestFixes?: boolean;
   maxDurationMs: number;
   signal?: AbortSignal;
 }
@@ -86,7 +89,7 @@ export async function checkDocuments(opts: DocumentsCheckOptions, deps: LinkDeps
     const run = new DocumentsRun(opts, extracted, ledger);
     for (const doc of extracted) run.readDocument(doc);
     const skippedDocuments = extracted.filter((d) => d.binary).length;
-    return await settleAndReport(run.ledger, () => abort.signal.aborted, {
+    const report = await settleAndReport(run.ledger, () => abort.signal.aborted, {
       target: opts.repositoryUrl ?? 'documents',
       mode: 'documents',
       pagesCrawled: opts.documents.length - skippedDocuments,
@@ -96,8 +99,10 @@ export async function checkDocuments(opts: DocumentsCheckOptions, deps: LinkDeps
       fragmentsAreErrors: opts.fragments === 'error',
       gate: opts.gate,
       listChecked: opts.listChecked,
+      suggestFixes: opts.suggestFixes,
       ...(run.repo ? { repository: `${run.repo.owner}/${run.repo.name}` } : {}),
     });
+    return opts.suggestFixes ? await withSuggestions(report, deps) : report;
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onAbort);

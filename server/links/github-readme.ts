@@ -7,6 +7,7 @@ import { isRelativeLink, resolveInRepository } from './repository-links.js';
 import { LinkLedger, type LedgerEntry } from './link-ledger.js';
 import { settleAndReport, type DeadLinkReport, type FragmentVerdicts, type Gate } from './report.js';
 import { newChecker, type FragmentPolicy, type LinkDeps } from './site-check.js';
+import { withSuggestions } from './fix-suggestions.js';
 import type { CheckResult, LinkScope } from './types.js';
 import type { UrlPattern } from './url-pattern.js';
 
@@ -21,6 +22,8 @@ export interface ReadmeCheckOptions {
   accept?: ReadonlySet<number>;
   fragments: FragmentPolicy;
   gate: Gate;
+  /** Add `suggestion`s to the report's items (`fix-suggestions.ts`). */
+  suggestFixes?: boolean;
 }
 
 export interface GithubApi {
@@ -113,7 +116,7 @@ export async function checkReadme(opts: ReadmeCheckOptions, deps: LinkDeps, gh: 
         }),
       );
     }
-    return await settleAndReport(ledger, () => abort.signal.aborted, {
+    const report = await settleAndReport(ledger, () => abort.signal.aborted, {
       target: `${web}/${opts.repository}`,
       mode: 'github',
       pagesCrawled: 1,
@@ -123,7 +126,9 @@ export async function checkReadme(opts: ReadmeCheckOptions, deps: LinkDeps, gh: 
       gate: opts.gate,
       repository: opts.repository,
       file,
+      suggestFixes: opts.suggestFixes,
     });
+    return opts.suggestFixes ? await withSuggestions(report, deps) : report;
   } finally {
     clearTimeout(timer);
   }

@@ -54,6 +54,8 @@ export interface DeadLinkReport {
   warnings: LinkItem[];
   /** Links found but not checked in this run (offline, a fragment that cannot be judged). */
   not_checked: LinkItem[];
+  /** With `suggest_fixes`: working links listed nowhere else that have a better URL (an `http://` link whose `https://` twin works). */
+  upgrades?: LinkItem[];
   summary: {
     health_score: number;
     /** Places (file:line:column, or pages) of the broken links. */
@@ -72,6 +74,8 @@ export interface DeadLinkReport {
     duration_ms: number;
     /** Documents mode: documents not read because their content is binary. */
     skipped_documents?: number;
+    /** With `suggest_fixes`: items that carry a `suggestion`. */
+    suggestions?: number;
   };
   /** With `list_checked` (documents mode): every link counted in `total_links_checked`, so a client that split its set can count each once. */
   checked_urls?: string[];
@@ -120,6 +124,8 @@ export interface ReportInput {
   file?: string;
   /** List every checked link in `checked_urls`. */
   listChecked?: boolean;
+  /** Collect working `http://` links in `upgrades`, candidates for an https suggestion (`fix-suggestions.ts`). */
+  suggestFixes?: boolean;
 }
 
 /**
@@ -144,6 +150,7 @@ export function buildReport(input: ReportInput): DeadLinkReport {
   const botBlocked: LinkItem[] = [];
   const warnings: LinkItem[] = [];
   const notChecked: LinkItem[] = [];
+  const upgrades: LinkItem[] = [];
   let internal = 0;
   let external = 0;
   let cached = 0;
@@ -174,6 +181,7 @@ export function buildReport(input: ReportInput): DeadLinkReport {
     else if (r.kind === 'bot_blocked') botBlocked.push(item);
     else if (r.kind !== 'ok' && r.kind !== 'redirect') warnings.push(item);
     if (r.redirect_chain.length && !isBroken(r.kind)) redirects.push(item);
+    else if (input.suggestFixes && r.kind === 'ok' && /^http:\/\//i.test(e.url)) upgrades.push(item);
     for (const [fragment, verdict] of input.fragments.get(e.url) ?? []) {
       const url = `${e.url}#${fragment}`;
       if (verdict === 'found') {
@@ -226,6 +234,7 @@ export function buildReport(input: ReportInput): DeadLinkReport {
     report.checked_internal_urls = internalUrls.sort();
     report.skipped_urls = input.skippedUrls ?? [];
   }
+  if (input.suggestFixes) report.upgrades = upgrades.sort(byUrl);
   if (input.timedOut) report.timed_out = true;
   report = withGate(report, input.gate);
   if (input.repository) report.repository = input.repository;

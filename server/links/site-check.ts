@@ -10,6 +10,8 @@ import { LinkChecker } from './link-checker.js';
 import { normalise, type LedgerEntry } from './link-ledger.js';
 import { buildReport, type DeadLinkReport, type FragmentVerdicts, type Gate } from './report.js';
 import type { LinkResultCache } from './result-cache.js';
+import type { ArchiveLookup } from './wayback.js';
+import { withSuggestions } from './fix-suggestions.js';
 import { crawlSite, type CrawlProgress, type PageRenderer } from './site-crawler.js';
 import { isBroken, type CheckResult, type LinkScope } from './types.js';
 import type { UrlPattern } from './url-pattern.js';
@@ -45,6 +47,8 @@ export interface SiteCheckOptions {
   fragments: FragmentPolicy;
   gate: Gate;
   onProgress?: (p: CrawlProgress) => void;
+  /** Add `suggestion`s to the report's items (`fix-suggestions.ts`). */
+  suggestFixes?: boolean;
   /** Stops the run early (client gone); the report is then partial. */
   signal?: AbortSignal;
 }
@@ -56,6 +60,8 @@ export interface LinkDeps {
   /** assertUrl plus DNS; throws BlockedTargetError or the DNS error. */
   assertResolvable(url: string): Promise<URL>;
   cache?: LinkResultCache;
+  /** Archived copies for broken links' suggestions; absent when the operator turned the archive off. */
+  archive?: ArchiveLookup;
   /** Timeout of one request, in ms. */
   timeoutMs: number;
   /** @default 64 */
@@ -113,7 +119,7 @@ export async function checkSite(opts: SiteCheckOptions, deps: LinkDeps): Promise
     const fragments = opts.fragments === 'ignore' ? new Map() : await judgeFragments(entries, crawl.anchors, checker, abort.signal);
     if (renderer) await secondOpinions(entries, renderer, deadline);
 
-    return buildReport({
+    const report = buildReport({
       target: opts.url,
       mode: opts.mode,
       entries,
@@ -125,7 +131,9 @@ export async function checkSite(opts: SiteCheckOptions, deps: LinkDeps): Promise
       fragments,
       fragmentsAreErrors: opts.fragments === 'error',
       gate: opts.gate,
+      suggestFixes: opts.suggestFixes,
     });
+    return opts.suggestFixes ? await withSuggestions(report, deps) : report;
   } finally {
     clearTimeout(timer);
   }

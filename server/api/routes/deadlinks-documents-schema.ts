@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { z } from 'zod';
 import { qInt } from '../route.js';
-import { acceptBody, excludeBody, reportOptions } from './deadlinks-schemas.js';
+import { acceptBody, excludeBody, reportOptions, SUGGEST_FIXES_DOC } from './deadlinks-schemas.js';
 
 /**
  * A path inside the repository, `/`-separated and relative to its root; `./` and inner `..`
@@ -101,6 +101,7 @@ export const documentsBody = z
       .default(false)
       .describe('`true` adds `checked_urls` to the JSON report: every link counted in `total_links_checked` (repository paths for links into the repository). A client that splits a set over several calls counts each link once with it, so the merged health score stays exact.'),
     ...reportOptions,
+    suggest_fixes: z.boolean().default(false).describe(SUGGEST_FIXES_DOC),
     check_only: z
       .enum(['internal', 'external'])
       .optional()

@@ -52,6 +52,7 @@ export function deadlinkDocumentRoutes(deps: AppDeps) {
             fragments: body.fragments,
             gate: { threshold: body.threshold, maxBroken: body.max_broken },
             listChecked: body.list_checked,
+            suggestFixes: body.suggest_fixes,
             maxDurationMs: body.max_duration * 1000,
             signal: abortOnClose(res),
             ...linkFilters(body),

@@ -29,6 +29,8 @@ export const reportOptions = {
 
 const EXCLUDE_DOC =
   'URL regular expressions of links not to check; matching links are counted in `summary.skipped_links`. RE2 syntax (as lychee\'s `--exclude`; `(?i)` for case-insensitive), matched anywhere in the URL in time linear in its length, so no pattern can stall a check; lookahead, lookbehind and backreferences are not in the syntax. Tested against the absolute URL (documents mode: against the repository path of relative links).';
+export const SUGGEST_FIXES_DOC =
+  '`true` gives items a `suggestion` ({url, reason, archived_at}) whose target is known, the link\'s `#fragment` kept: `permanent_redirect` for a link whose every hop is 301/308 and whose final URL works (in `redirects`); `https` for an `http://` link whose `https://` twin (same host, path and query) answers OK (one more request, cached like any result; a working one that does not redirect is listed in `upgrades`); `archived` for a broken web link with a Wayback Machine snapshot (the operator\'s `ARCHIVE_API_URL`, at most 100 lookups per check, 4 at a time; none when the archive is off or fails). `summary.suggestions` counts them. The suggestion phase takes at most 15 s after the check.';
 const ACCEPT_DOC = 'Extra HTTP status codes counted as working (e.g. 403 and 429 for sites behind bot protection).';
 
 /** One `exclude` pattern: compiled here so a bad one is a 400 naming it, not a failure later. */
@@ -97,6 +99,7 @@ export const deadlinksQuery = z
     target_headers: targetHeadersQuery.describe(
       'Request headers for a protected site (a preview behind Vercel\'s protection, a password), as URL-encoded JSON: `{"x-vercel-protection-bypass":"…"}`. Sent to `url`\'s own origin only (scheme, host and port): its pages, its links and the requests its rendered pages make there; never to external links, third-party subresources or a redirect off the origin. Results of such a check are not cached or shared, and the site\'s public status (widget, badge) is not updated. At most 10 headers, names HTTP tokens, values up to 4096 characters without line breaks; hop-by-hop headers, `Host` and `Content-Length` are refused. Never logged or echoed.',
     ),
+    suggest_fixes: qBool(false).describe(SUGGEST_FIXES_DOC),
     render: qBool(siteCheckDefaults.render).describe('Full mode only: render pages in Chromium (default true). `false` crawls with plain HTTP (faster, misses script-inserted links).'),
     key: z.string().optional().describe('API key (alternatively the X-API-Key header or a bearer token).'),
   })
@@ -157,6 +160,7 @@ export const deadlinkReport = z.object({
   redirects: z.array(linkItem).describe('Links that work after redirects, with their chains'),
   bot_blocked: z.array(linkItem).describe('Links answered by bot protection; not counted as broken'),
   warnings: z.array(linkItem).describe('missing_fragment, rate_limited and unused_definition items; not counted as broken'),
+  upgrades: z.array(linkItem).optional().describe('With `suggest_fixes=true`: working links listed nowhere else that have a better URL (an `http://` link whose `https://` twin works), each with its `suggestion`'),
   not_checked: z.array(linkItem).describe('Links found but not checked in this run (kinds offline, fragment_not_judged, outside_repository), with every place; not counted in `total_links_checked`'),
   summary: z.object({
     health_score: z.number().describe('100 × (1 − broken_count ÷ total_links_checked), one decimal; 100 when nothing was checked'),
@@ -172,6 +176,7 @@ export const deadlinkReport = z.object({
     cached_results: z.number().int().describe('Results reused from the shared short-lived cache'),
     rendered_pages: z.number().int().describe('Pages opened in Chromium (full mode; pages without scripts are read from their HTML and not counted)'),
     duration_ms: z.number().int(),
+    suggestions: z.number().int().optional().describe('With `suggest_fixes=true`: items that carry a `suggestion`'),
     skipped_documents: z
       .number()
       .int()

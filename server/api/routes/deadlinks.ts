@@ -32,13 +32,13 @@ export function deadlinkRoutes(deps: AppDeps) {
     const filters = linkFilters(q);
     if (q.github) {
       return checkReadme(
-        { repository: q.github, ref: q.ref, maxDurationMs: q.max_duration * 1000, checkOnly: q.check_only, fragments: q.fragments, gate, ...filters },
+        { repository: q.github, ref: q.ref, suggestFixes: q.suggest_fixes, maxDurationMs: q.max_duration * 1000, checkOnly: q.check_only, fragments: q.fragments, gate, ...filters },
         linkDeps,
         { apiUrl: c.GITHUB_API_URL, token: c.GITHUB_TOKEN },
       );
     }
     const report = await checkSite(
-      { url: q.url ?? '', mode: q.mode, maxPages: q.max_pages, maxDurationMs: q.max_duration * 1000, checkOnly: q.check_only, render: q.render, fragments: q.fragments, gate, onProgress, signal, ...filters },
+      { url: q.url ?? '', mode: q.mode, suggestFixes: q.suggest_fixes, maxPages: q.max_pages, maxDurationMs: q.max_duration * 1000, checkOnly: q.check_only, render: q.render, fragments: q.fragments, gate, onProgress, signal, ...filters },
       linkDeps,
     );
     // A protected site's report is its owner's: the public status (widget, badge) never shows it.
@@ -55,7 +55,7 @@ export function deadlinkRoutes(deps: AppDeps) {
     }
     if (await statuses.lock(url, 60)) {
       try {
-        await run({ url, mode: 'quick', max_pages: 1, max_duration: 20, format: 'json', fragments: 'warn', render: false, exclude: undefined, accept: undefined }, deps.links(owner));
+        await run({ url, mode: 'quick', max_pages: 1, max_duration: 20, format: 'json', fragments: 'warn', render: false, suggest_fixes: false, exclude: undefined, accept: undefined }, deps.links(owner));
       } finally {
         await statuses.unlock(url);
       }
