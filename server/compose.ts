@@ -10,6 +10,7 @@ import { createSafeHttp } from './net/safe-http.js';
 import { createTargetPolicy } from './net/target-policy.js';
 import { isLoopbackHost } from './net/address-class.js';
 import { connectOptionsOf, connectRedis, type RedisHandle } from './store/redis.js';
+import type { Redis } from 'ioredis';
 import { createReplicaWait } from './store/replica-wait.js';
 import { createTechDetector } from './techstack/tech-detector.js';
 import { loadTrustedCas } from './tls/trust-store.js';
@@ -90,7 +91,7 @@ export async function composeService(
     screenshotJobs: new ScreenshotJobs(redisHandle.producerConnection, redis, config.REDIS_PREFIX, replicated),
     compareJobs: new CompareJobs(redisHandle.producerConnection, redis, config.REDIS_PREFIX, replicated),
     webhooks: new Webhooks(redisHandle.producerConnection, redis, config.REDIS_PREFIX, { attempts: config.WEBHOOK_ATTEMPTS, backoffMs: config.WEBHOOK_BACKOFF_MS }),
-    links: linkDeps(config, { http, browser, documentExtractor, cache: new ResultCache(redis, config.REDIS_PREFIX, { okSeconds: config.LINK_CACHE_OK_SECONDS, failSeconds: config.LINK_CACHE_FAIL_SECONDS }) }),
+    links: linkDeps(config, { http, browser, documentExtractor, cache: new ResultCache(redis, config.REDIS_PREFIX, { okSeconds: config.LINK_CACHE_OK_SECONDS, failSeconds: config.LINK_CACHE_FAIL_SECONDS }), archiveStore: { redis, prefix: config.REDIS_PREFIX } }),
     siteStatuses: new SiteStatusStore(redis, config.REDIS_PREFIX, config.LINK_STATUS_TTL_SECONDS),
     diffs: new DiffStore(redis, config.REDIS_PREFIX, DIFF_KEPT_SECONDS),
     startedAt: Date.now(),
@@ -118,7 +119,7 @@ export async function composeService(
  */
 export function linkDeps(
   config: Config,
-  parts: { http: SafeHttp; browser: BrowserPool; documentExtractor: DocumentExtractor; cache: ResultCache },
+  parts: { http: SafeHttp; browser: BrowserPool; documentExtractor: DocumentExtractor; cache: ResultCache; archiveStore?: { redis: Redis; prefix: string } },
 ): (owner: RenderOwner, opts?: LinkCallOptions) => LinkDeps {
   const { http } = parts;
   const shared: LinkDeps = {
@@ -128,7 +129,7 @@ export function linkDeps(
     concurrency: config.LINK_CONCURRENCY,
     hostConcurrency: config.LINK_HOST_CONCURRENCY,
     extract: (documents, onEach) => parts.documentExtractor.extract(documents, onEach),
-    archive: waybackLookup({ baseUrl: config.ARCHIVE_API_URL, dispatcher: http.dispatcher, timeoutMs: Math.min(config.FETCH_TIMEOUT_MS, 10_000) }),
+    archive: waybackLookup({ baseUrl: config.ARCHIVE_API_URL, dispatcher: http.dispatcher, timeoutMs: Math.min(config.FETCH_TIMEOUT_MS, 10_000), store: parts.archiveStore }),
   };
   return (owner, { targetHeaders, cacheTtl } = {}) => {
     const renderer = createBrowserRenderer(pagesWithTargetHeaders(parts.browser.as(owner), targetHeaders), http.policy, config.BROWSER_CONCURRENCY);
