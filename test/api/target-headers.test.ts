@@ -5,6 +5,8 @@ import sharp from 'sharp';
 import { startTestService, type TestService } from '../support/service.js';
 import { readEvents } from '../support/event-stream.js';
 import { until } from '../support/wait.js';
+import { secretSealer } from '../../server/jobs/sealed-secrets.js';
+import { createConfig } from '../../server/config.js';
 
 const BYPASS = 'bypass-8f2c1e';
 const BEARER = 'Bearer t0ken-51d9';
@@ -211,5 +213,27 @@ describe('target_headers on queued jobs: sealed in Redis with JOB_SECRETS_KEY, u
     expect(JSON.stringify(visual.items)).not.to.contain('failed_on_preview');
     expect(otherHits.map((h) => h.url)).to.include('/external');
     expect(otherHits.filter((h) => h.headers['x-vercel-protection-bypass'] !== undefined)).to.deep.equal([]);
+  });
+});
+
+describe('JOB_SECRETS_KEY and the sealed secrets of queued jobs', () => {
+  const key = Buffer.alloc(32, 9);
+
+  it('a sealed value opens with its key for its owner, and with no other owner, key or altered byte', () => {
+    const sealer = secretSealer(key);
+    const sealed = sealer.seal('owner-a', { 'x-vercel-protection-bypass': BYPASS });
+    expect(sealed).not.to.contain(BYPASS);
+    expect(sealer.open('owner-a', sealed)).to.deep.equal({ 'x-vercel-protection-bypass': BYPASS });
+    expect(() => sealer.open('owner-b', sealed)).to.throw();
+    expect(() => secretSealer(Buffer.alloc(32, 1)).open('owner-a', sealed)).to.throw();
+    const parts = sealed.split('.');
+    const body = Buffer.from(parts[3], 'base64url');
+    body[0] ^= 1;
+    expect(() => sealer.open('owner-a', [...parts.slice(0, 3), body.toString('base64url')].join('.'))).to.throw();
+  });
+
+  it('createConfig refuses a JOB_SECRETS_KEY that is not 32 bytes, naming the setting', () => {
+    expect(() => createConfig({ JOB_SECRETS_KEY: Buffer.alloc(16).toString('base64') })).to.throw(/JOB_SECRETS_KEY/);
+    expect(createConfig({ JOB_SECRETS_KEY: key.toString('hex') }).JOB_SECRETS_KEY?.equals(key)).to.equal(true);
   });
 });
