@@ -36,7 +36,7 @@ export interface CompareRunDeps {
   concurrency?: number;
   /** The link checker's dependencies, as GET /api/deadlinks has them (server/compose.ts), the target headers applied. */
   links: LinkDeps;
-  /** Headers for the preview's origin (a protected preview): links, SEO, tech stack and screenshots send them there only. */
+  /** Headers for the preview's origin (a protected preview): links, SEO, performance, tech stack and screenshots send them there only. */
   targetHeaders?: TargetHeaders;
 }
 
@@ -125,7 +125,7 @@ async function perf(url: string, deps: CompareRunDeps, timeoutMs: number, maxByt
   return settle(
     (async () => {
       // The measured page's own body is what its sub-resources are counted in: no second fetch.
-      const { report, body } = await measurePerf({ url, timeoutMs, maxBytes }, { policy: deps.http.policy, ca: deps.tlsCa });
+      const { report, body } = await measurePerf({ url, timeoutMs, maxBytes, targetHeaders: deps.targetHeaders }, { policy: deps.http.policy, ca: deps.tlsCa });
       return { report, requests: countPageRequests(body.toString('latin1')) };
     })(),
   );

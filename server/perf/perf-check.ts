@@ -2,6 +2,7 @@ import { targetError } from '../errors/index.js';
 import type { TargetPolicy } from '../net/target-policy.js';
 import { gradePerf, type PerfGrade } from './perf-grade.js';
 import { DEFAULT_BODY_LIMIT, timedRequest, type HopTimings } from './timed-request.js';
+import { originOf, type TargetHeaders } from '../net/target-headers.js';
 
 export interface PerfOptions {
   url: string;
@@ -13,6 +14,8 @@ export interface PerfOptions {
   timeoutMs?: number;
   /** @default 5242880 */
   maxBytes?: number;
+  /** A protected target's headers: each hop to their origin carries them, a hop elsewhere does not. */
+  targetHeaders?: TargetHeaders;
 }
 
 export interface PerfReport {
@@ -58,7 +61,8 @@ async function timePage(opts: PerfOptions, deps: PerfDeps, keepBody: boolean): P
   let url = opts.url;
   let redirectMs = 0;
   for (;;) {
-    const hop = await timedRequest({ url, timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes, keepBody }, deps).catch((err: unknown) => {
+    const headers = opts.targetHeaders && originOf(url) === opts.targetHeaders.origin ? opts.targetHeaders.headers : undefined;
+    const hop = await timedRequest({ url, timeoutMs: opts.timeoutMs, maxBytes: opts.maxBytes, keepBody, headers }, deps).catch((err: unknown) => {
       throw targetError(err, new URL(opts.url).host);
     });
     const location = hop.headers.location;

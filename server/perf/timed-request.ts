@@ -15,6 +15,8 @@ export interface TimedRequestOptions {
   userAgent?: string;
   /** Keep the decoded body in the response (`body`). */
   keepBody?: boolean;
+  /** Extra request headers (a protected target's, for this hop's origin only: the caller decides). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface HopTimings {
@@ -71,6 +73,7 @@ export function timedRequest(opts: TimedRequestOptions, deps: { policy: TargetPo
         'user-agent': opts.userAgent ?? 'Mozilla/5.0 (compatible; SiteLens-Perf/3.0)',
         accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
         'accept-encoding': 'br, gzip, deflate',
+        ...opts.headers,
         connection: 'close',
       },
     });

@@ -148,6 +148,8 @@ describe('target_headers on queued jobs: sealed in Redis with JOB_SECRETS_KEY, u
   let svc: TestService;
   let key: string;
   const otherHits: Array<{ url: string; headers: IncomingHttpHeaders }> = [];
+  /** Requests that reached the preview without the header. */
+  const unauthorized: string[] = [];
 
   before(async () => {
     other = await startFixtureServer((req, res) => {
@@ -155,10 +157,14 @@ describe('target_headers on queued jobs: sealed in Redis with JOB_SECRETS_KEY, u
       res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>production</title><body style="background:#0a0"><a href="/">home</a>');
     }, '127.0.0.2');
     preview = await startFixtureServer((req, res) => {
-      if (req.headers['x-vercel-protection-bypass'] !== BYPASS) return void res.writeHead(401, { 'content-type': 'text/html' }).end('<!doctype html><body style="background:#fff">protected');
+      if (req.headers['x-vercel-protection-bypass'] !== BYPASS) {
+        unauthorized.push(req.url ?? '');
+        return void res.writeHead(401, { 'content-type': 'text/html' }).end('<!doctype html><body style="background:#fff">protected');
+      }
       res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>preview</title><body style="background:#0a0"><a href="/">home</a> <a href="${other.url}/external">x</a>`);
     });
     svc = await startTestService({ JOB_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'), LINK_CACHE_OK_SECONDS: '0' }, { workers: true });
+    await svc.deps.techDetector.ready();
     key = await svc.newKey('business');
   });
   after(async () => {
@@ -196,11 +202,12 @@ describe('target_headers on queued jobs: sealed in Redis with JOB_SECRETS_KEY, u
     expect([data[at], data[at + 1], data[at + 2]]).to.deep.equal([0, 170, 0]);
   });
 
-  it('POST /api/compare checks the protected preview\'s links and screenshots with the header; production and the external link never get it, and the report never shows it', async () => {
+  it('POST /api/compare reaches the protected preview with the header in every check (links, SEO, performance, tech stack, screenshots); production and the external link never get it, and the report never shows it', async () => {
+    unauthorized.length = 0;
     const queued = await svc.call('/api/compare', {
       method: 'POST',
       headers: { 'X-API-Key': key },
-      json: { baseline_url: other.url, preview_url: preview.url, checks: ['links', 'visual'], viewports: [{ width: 400, height: 300 }], target_headers: { 'x-vercel-protection-bypass': BYPASS } },
+      json: { baseline_url: other.url, preview_url: preview.url, checks: ['links', 'seo', 'perf', 'techstack', 'visual'], viewports: [{ width: 400, height: 300 }], target_headers: { 'x-vercel-protection-bypass': BYPASS } },
     });
     expect(queued.status, queued.text).to.equal(202);
     const last = (await readEvents(queued.body.events_url, key)).at(-1);
@@ -213,6 +220,7 @@ describe('target_headers on queued jobs: sealed in Redis with JOB_SECRETS_KEY, u
     expect(JSON.stringify(visual.items)).not.to.contain('failed_on_preview');
     expect(otherHits.map((h) => h.url)).to.include('/external');
     expect(otherHits.filter((h) => h.headers['x-vercel-protection-bypass'] !== undefined)).to.deep.equal([]);
+    expect(unauthorized).to.deep.equal([]);
   });
 });
 

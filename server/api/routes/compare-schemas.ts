@@ -39,7 +39,7 @@ export const compareBody = z
       .describe('Visual gate: a path × viewport with a larger share of changed pixels is a regression'),
     webhook_url: z.url({ protocol: /^https?$/ }).optional().describe('Receives the outcome, signed per Standard Webhooks, once the job finishes'),
     target_headers: targetHeadersBody.describe(
-      'Request headers for a protected preview (Vercel\'s `x-vercel-protection-bypass`, an `Authorization` header): sent to `preview_url`\'s origin only (scheme, host and port) by the links, SEO, tech-stack and visual checks, never to production, external links, third-party subresources or a redirect off the origin (the performance check measures without them). Kept encrypted with the service\'s `JOB_SECRETS_KEY` while the job waits (400 when the service has none); never in the report, status or webhook. At most 10 headers; hop-by-hop headers, `Host` and `Content-Length` are refused.',
+      'Request headers for a protected preview (Vercel\'s `x-vercel-protection-bypass`, an `Authorization` header): sent to `preview_url`\'s origin only (scheme, host and port) by the links, SEO, performance, tech-stack and visual checks, never to production, external links, third-party subresources or a redirect off the origin. Kept encrypted with the service\'s `JOB_SECRETS_KEY` while the job waits (400 when the service has none); never in the report, status or webhook. At most 10 headers; hop-by-hop headers, `Host` and `Content-Length` are refused.',
     ),
   })
   .strict()
