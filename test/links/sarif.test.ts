@@ -6,6 +6,7 @@ import addFormats from 'ajv-formats';
 import type { Log, Result } from 'sarif';
 import { startTestService, type TestService } from '../support/service.js';
 import { html, serve, status, type FixtureServer } from './fixture-site.js';
+import { readEvents } from '../support/event-stream.js';
 
 /**
  * The SARIF 2.1.0 schema (OASIS, draft-04 JSON Schema; its rtm.5 text is the one GitHub's
@@ -75,8 +76,10 @@ describe('format=sarif (SARIF 2.1.0 for code scanning)', () => {
     expect(results.filter((r) => r.level === 'error')).to.have.length(4);
     expect(results.filter((r) => r.level === 'warning').map((r) => r.properties?.kind)).to.deep.equal(['missing_fragment']);
     const ruleOf = (r: Result) => rules[r.ruleIndex ?? -1];
+    expect(run.tool.driver.informationUri).to.equal(`${svc.url}/`);
     for (const r of results) {
       expect(ruleOf(r)?.id).to.equal(r.ruleId);
+      expect(ruleOf(r)?.helpUri).to.equal(`${svc.url}/`);
       expect(ruleOf(r)?.help?.text).to.be.a('string').and.not.equal('');
     }
     const names = (kind: string) => results.filter((r) => r.properties?.kind === kind).map((r) => ruleOf(r)?.name);
@@ -130,5 +133,14 @@ describe('format=sarif (SARIF 2.1.0 for code scanning)', () => {
     expect(gone?.level).to.equal('error');
     expect(gone?.locations?.[0]?.physicalLocation?.artifactLocation?.uri).to.equal(`${site.url}/`);
     expect(gone?.locations?.[0]?.physicalLocation?.region).to.equal(undefined);
+  });
+
+  it('GET /api/deadlinks?format=sarif as an event stream ends with an output event holding the same valid log', async () => {
+    const events = await readEvents(`${svc.url}/api/deadlinks?mode=quick&format=sarif&url=${encodeURIComponent(site.url + '/')}`, key);
+    const output = events.find((e) => e.event === 'output');
+    expect(output?.data.format).to.equal('sarif');
+    const log = JSON.parse(output?.data.content);
+    expectValidSarif(log);
+    expect((log.runs[0].results ?? []).map((r: Result) => r.properties?.url)).to.include(`${site.url}/gone`);
   });
 });

@@ -59,7 +59,7 @@ export function deadlinkDocumentRoutes(deps: AppDeps) {
           },
           deps.links(owner, { cacheTtl: body.cache_ttl }),
         );
-        sendReport(res, body.format, report);
+        sendReport(res, body.format, report, `${deps.config.baseUrl}/`);
       },
     }),
   ];

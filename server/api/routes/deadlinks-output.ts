@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { toCsv } from '../../links/formats/csv.js';
 import { toGithubAnnotations } from '../../links/formats/github.js';
-import { toSarif } from '../../links/formats/sarif.js';
+import { toSarif, type SarifOptions } from '../../links/formats/sarif.js';
 import { apis } from '../api-names.js';
 import type { DeadLinkReport } from '../../links/report.js';
 import { renderDeadLinks } from '../../report-markdown/dead-links.js';
@@ -10,11 +10,11 @@ import { compileUrlPattern, type UrlPattern } from '../../links/url-pattern.js';
 export type ReportFormat = 'json' | 'csv' | 'github' | 'markdown' | 'sarif';
 
 /** The report in a text format; null for JSON. */
-export function formatReport(format: ReportFormat, report: DeadLinkReport): string | null {
+export function formatReport(format: ReportFormat, report: DeadLinkReport, sarif: SarifOptions = {}): string | null {
   if (format === 'csv') return toCsv(report);
   if (format === 'github') return toGithubAnnotations(report);
   if (format === 'markdown') return renderDeadLinks(report);
-  if (format === 'sarif') return JSON.stringify(toSarif(report, { toolVersion: apis.deadlinks.version }), null, 2);
+  if (format === 'sarif') return JSON.stringify(toSarif(report, { toolVersion: apis.deadlinks.version, ...sarif }), null, 2);
   return null;
 }
 
@@ -25,8 +25,9 @@ const mediaTypes: Record<Exclude<ReportFormat, 'json'>, string> = {
   sarif: 'application/sarif+json; charset=utf-8',
 };
 
-export function sendReport(res: Response, format: ReportFormat, report: DeadLinkReport): void {
-  const text = formatReport(format, report);
+/** `docs`: the service's docs page, SARIF's `informationUri` and every rule's `helpUri`. */
+export function sendReport(res: Response, format: ReportFormat, report: DeadLinkReport, docs?: string): void {
+  const text = formatReport(format, report, docs ? { informationUri: docs } : {});
   if (text === null || format === 'json') res.json(report);
   else res.type(mediaTypes[format]).send(text);
 }

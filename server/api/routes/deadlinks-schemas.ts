@@ -173,7 +173,7 @@ export const deadlinkReport = z.object({
     external_links: z.number().int().describe('Links checked that are external'),
     skipped_links: z.number().int().describe('Links not checked by rule, each once: mailto:, tel:, javascript:, data: and other non-HTTP links, links matching `exclude`, links outside `check_only`'),
     not_checked: z.number().int().describe('Links listed in `not_checked`'),
-    cached_results: z.number().int().describe('Results reused from the shared short-lived cache'),
+    cached_results: z.number().int().describe('Link results reused from the cache (the shared one, or your own with `cache_ttl`) instead of asked again'),
     rendered_pages: z.number().int().describe('Pages opened in Chromium (full mode; pages without scripts are read from their HTML and not counted)'),
     duration_ms: z.number().int(),
     suggestions: z.number().int().optional().describe('With `suggest_fixes=true`: items that carry a `suggestion`'),

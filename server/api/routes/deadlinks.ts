@@ -101,9 +101,9 @@ export function deadlinkRoutes(deps: AppDeps) {
       },
       async handler({ query, owner, req, res }) {
         const linkDeps = deps.links(owner, { cacheTtl: query.cache_ttl, targetHeaders: query.url ? scopeTargetHeaders(query.url, query.target_headers) : undefined });
-        if (wantsStream(req)) return stream(req, res, query, (q, onProgress, signal) => run(q, linkDeps, onProgress, signal));
+        if (wantsStream(req)) return stream(req, res, query, (q, onProgress, signal) => run(q, linkDeps, onProgress, signal), `${c.baseUrl}/`);
         const report = await run(query, linkDeps);
-        sendReport(res, query.format, report);
+        sendReport(res, query.format, report, `${c.baseUrl}/`);
       },
     }),
     defineRoute({
@@ -182,6 +182,7 @@ async function stream(
   res: Response,
   q: Query,
   run: (q: Query, onProgress: (p: CrawlProgress) => void, signal: AbortSignal) => Promise<DeadLinkReport>,
+  docs: string,
 ) {
   const sse = openEventStream(res);
   let last = 0;
@@ -199,7 +200,7 @@ async function stream(
     );
     if (latest) sse.event('progress', latest);
     sse.event('report', report);
-    const out = formatReport(q.format, report);
+    const out = formatReport(q.format, report, { informationUri: docs });
     if (out !== null) sse.event('output', { format: q.format, content: out });
   } catch (err) {
     sse.fail(err);
