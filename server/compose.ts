@@ -10,7 +10,6 @@ import { createSafeHttp } from './net/safe-http.js';
 import { createTargetPolicy } from './net/target-policy.js';
 import { isLoopbackHost } from './net/address-class.js';
 import { connectOptionsOf, connectRedis, type RedisHandle } from './store/redis.js';
-import type { Redis } from 'ioredis';
 import { createReplicaWait } from './store/replica-wait.js';
 import { createTechDetector } from './techstack/tech-detector.js';
 import { loadTrustedCas } from './tls/trust-store.js';
@@ -91,7 +90,7 @@ export async function composeService(
     screenshotJobs: new ScreenshotJobs(redisHandle.producerConnection, redis, config.REDIS_PREFIX, replicated),
     compareJobs: new CompareJobs(redisHandle.producerConnection, redis, config.REDIS_PREFIX, replicated),
     webhooks: new Webhooks(redisHandle.producerConnection, redis, config.REDIS_PREFIX, { attempts: config.WEBHOOK_ATTEMPTS, backoffMs: config.WEBHOOK_BACKOFF_MS }),
-    links: linkDeps(config, { http, browser, documentExtractor, cache: new ResultCache(redis, config.REDIS_PREFIX, { okSeconds: config.LINK_CACHE_OK_SECONDS, failSeconds: config.LINK_CACHE_FAIL_SECONDS }), archiveStore: { redis, prefix: config.REDIS_PREFIX } }),
+    links: linkDeps(config, { http, browser, documentExtractor, cache: new ResultCache(redis, config.REDIS_PREFIX, { okSeconds: config.LINK_CACHE_OK_SECONDS, failSeconds: config.LINK_CACHE_FAIL_SECONDS }) }),
     siteStatuses: new SiteStatusStore(redis, config.REDIS_PREFIX, config.LINK_STATUS_TTL_SECONDS),
     diffs: new DiffStore(redis, config.REDIS_PREFIX, DIFF_KEPT_SECONDS),
     startedAt: Date.now(),
@@ -119,7 +118,7 @@ export async function composeService(
  */
 export function linkDeps(
   config: Config,
-  parts: { http: SafeHttp; browser: BrowserPool; documentExtractor: DocumentExtractor; cache: ResultCache; archiveStore?: { redis: Redis; prefix: string } },
+  parts: { http: SafeHttp; browser: BrowserPool; documentExtractor: DocumentExtractor; cache: ResultCache },
 ): (owner: RenderOwner, opts?: LinkCallOptions) => LinkDeps {
   const { http } = parts;
   const shared: LinkDeps = {
@@ -129,7 +128,7 @@ export function linkDeps(
     concurrency: config.LINK_CONCURRENCY,
     hostConcurrency: config.LINK_HOST_CONCURRENCY,
     extract: (documents, onEach) => parts.documentExtractor.extract(documents, onEach),
-    archive: waybackLookup({ baseUrl: config.ARCHIVE_API_URL, dispatcher: http.dispatcher, timeoutMs: Math.min(config.FETCH_TIMEOUT_MS, 10_000), store: parts.archiveStore }),
+    archive: waybackLookup({ baseUrl: config.ARCHIVE_API_URL, dispatcher: http.dispatcher, timeoutMs: Math.min(config.FETCH_TIMEOUT_MS, 10_000) }),
   };
   return (owner, { targetHeaders, cacheTtl } = {}) => {
     const renderer = createBrowserRenderer(pagesWithTargetHeaders(parts.browser.as(owner), targetHeaders), http.policy, config.BROWSER_CONCURRENCY);

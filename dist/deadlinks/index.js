@@ -70935,6 +70935,12 @@ function mergeReports(reports) {
         merged.skipped_urls = skippedUrls;
     if (reports.some((r) => r.timed_out))
         merged.timed_out = true;
+    // suggest_fixes: the https upgrades of every call, and the items with a suggestion among the merged lists.
+    if (reports.some((r) => r.upgrades))
+        merged.upgrades = merge(reports.map((r) => r.upgrades ?? []));
+    if (reports.some((r) => r.summary.suggestions !== undefined)) {
+        merged.summary.suggestions = [...lists.broken_links, ...lists.redirects, ...(merged.upgrades ?? [])].filter((i) => i.suggestion).length;
+    }
     return merged;
 }
 /** One item from two reports of the same URL: every page, line and location of both. */
@@ -96956,6 +96962,7 @@ async function checkDocuments(api, o, req) {
             fragments: o.fragments,
             max_duration: o.maxDuration,
             format: 'json',
+            suggest_fixes: req.suggestFixes || undefined,
             // So a set sent in several calls counts a link found in two of them once (mergeReports).
             list_checked: true,
         });
@@ -100911,8 +100918,10 @@ knownPaths) {
     const repositoryUrl = `${s.github.serverUrl}/${s.github.repository}`;
     // The names under which the checkout is this repository's files: links to blob/<one of them>/ are checked against it.
     const currentRefs = [...new Set(['HEAD', head, s.github.pullRequest?.headSha, ...s.github.refNames].filter((r) => !!r))];
-    const result = await checkDocuments(api, { ...s.api, keyed: s.api.key !== undefined }, { documents, paths, repositoryUrl, workspace: ws, currentRefs, siteRoot, changed });
-    return { report: result.report, notes: [...notes, ...result.notes], sourceUrl: head ? `${repositoryUrl}/blob/${head}/` : undefined };
+    // Fixes are asked for only where they can be offered: as suggestions on a pull request's changed lines.
+    const suggestFixes = s.suggestions && changed !== undefined;
+    const result = await checkDocuments(api, { ...s.api, keyed: s.api.key !== undefined }, { documents, paths, repositoryUrl, workspace: ws, currentRefs, siteRoot, changed, suggestFixes });
+    return { report: result.report, notes: [...notes, ...result.notes], sourceUrl: head ? `${repositoryUrl}/blob/${head}/` : undefined, changed };
 }
 
 ;// CONCATENATED MODULE: ./actions/deadlinks/src/check-phase.ts
@@ -100933,7 +100942,8 @@ async function checkPhase(s) {
         const checked = await checkTarget(api, s);
         const report = withGate(checked.report, s.gate);
         const reportFile = await writeReport(s.github.tempDir, reportFileName('deadlinks', s.comment.key), report);
-        return { reportFile, notes: checked.notes, sourceUrl: checked.sourceUrl };
+        const changedLines = checked.changed && s.suggestions ? Object.fromEntries(checked.changed) : undefined;
+        return { reportFile, notes: checked.notes, sourceUrl: checked.sourceUrl, changedLines };
     }
     catch (err) {
         if (err instanceof ApiError)
@@ -101038,6 +101048,9 @@ const nouns = {
     notChecked: ['link not checked', 'links not checked'],
     place: ['place', 'places'],
 };
+const fixLabels = { permanent_redirect: 'final URL', https: 'https', archived: 'archived copy' };
+/** ` · 🛠️ fix: archived copy` for an item whose fix is known, else nothing. */
+const fixLabel = (item) => (item.suggestion ? ` · 🛠️ fix: ${fixLabels[item.suggestion.reason] ?? escape_text(item.suggestion.reason)}` : '');
 /** How a link failed, for people: `404`, `dns`, `missing_fragment`. */
 const failure = (item) => (item.status !== null && item.kind.startsWith('http_') ? String(item.status) : item.kind);
 /**
@@ -101068,7 +101081,7 @@ function renderDeadLinks(report, o = {}) {
         const shown = all.slice(0, placeCap);
         const more = all.length - shown.length;
         const where = shown.join(', ') + (more ? `, … ${count(more, 'more place', 'more places')}` : '');
-        const status = `${p.broken ? '❌' : '⚠️'} ${code(failure(p.item))}${p.item.is_image ? ' (image)' : ''}`;
+        const status = `${p.broken ? '❌' : '⚠️'} ${code(failure(p.item))}${p.item.is_image ? ' (image)' : ''}${fixLabel(p.item)}`;
         return { line: tableRow([linkTo(p.item.url), status, where]), noun: p.broken ? nouns.broken : nouns.warning, omits: more ? { noun: nouns.place, n: more } : undefined };
     };
     const problemHead = tableHead([{ title: 'Link' }, { title: 'Status' }, { title: 'Found in' }]);
@@ -101081,7 +101094,7 @@ function renderDeadLinks(report, o = {}) {
             blocks.push({ open: [...detailsOpen(`${count(rest.length, 'more link', 'more links')} with problems`), ...problemHead], rows: rest.map((p) => problemRow(p, false)), close: detailsClose });
     }
     if (report.redirects.length) {
-        const rows = report.redirects.map((i) => ({ line: tableRow([linkTo(i.url), redirectChain(i)]), noun: nouns.redirect }));
+        const rows = report.redirects.map((i) => ({ line: tableRow([linkTo(i.url), redirectChain(i) + fixLabel(i)]), noun: nouns.redirect }));
         blocks.push({ open: [...detailsOpen(`Redirects (${report.redirects.length})`), ...tableHead([{ title: 'Link' }, { title: 'Redirects' }])], rows, close: detailsClose });
     }
     if (report.bot_blocked.length) {
@@ -101288,6 +101301,271 @@ function annotate(item, level, title) {
     return [{ level, title, message: pages ? `${message} on ${pages}` : message }];
 }
 
+;// CONCATENATED MODULE: ./actions/shared/src/pull-request-review.ts
+
+/**
+ * One review (event COMMENT) with the comments the pull request does not have yet: an
+ * earlier run's comment with the same marker on the same path and line is not repeated.
+ * Nothing new: no review at all, so a re-run does not add empty reviews.
+ */
+async function postReview(t, body, comments) {
+    if (!comments.length)
+        return { posted: 0, repeated: 0 };
+    const octokit = getOctokit(t.token, { baseUrl: t.apiUrl });
+    const where = { owner: t.owner, repo: t.repo, pull_number: t.pullNumber };
+    const existing = await octokit.paginate(octokit.rest.pulls.listReviewComments, { ...where, per_page: 100 });
+    const already = (c) => existing.some((e) => e.path === c.path && (e.line ?? e.original_line) === c.line && e.body.includes(c.marker));
+    const fresh = comments.filter((c) => !already(c));
+    const repeated = comments.length - fresh.length;
+    if (!fresh.length)
+        return { posted: 0, repeated };
+    const review = await octokit.rest.pulls.createReview({
+        ...where,
+        commit_id: t.commitId,
+        event: 'COMMENT',
+        body,
+        comments: fresh.map((c) => ({ path: c.path, line: c.line, side: 'RIGHT', body: c.body })),
+    });
+    return { posted: fresh.length, repeated, url: review.data.html_url };
+}
+
+;// CONCATENATED MODULE: ./actions/deadlinks/src/fixes/fix-notes.ts
+
+
+
+const reasonNouns = {
+    permanent_redirect: ['permanent redirect', 'permanent redirects'],
+    https: ['https upgrade', 'https upgrades'],
+    archived: ['archived copy', 'archived copies'],
+};
+const whyNot = {
+    not_verbatim: 'the URL is not written as such on the line',
+    ambiguous: 'the URL is on the line more than once',
+    unchanged: 'the fix is the URL itself',
+    moved: 'the line differs in the pull request\'s head',
+};
+/** Shown at most, of the fixes that could not be offered; the rest are counted. */
+const unplacedShown = 5;
+/**
+ * The PR comment's lines for a reviewer: which fixes were offered as suggestions (by kind,
+ * and where; `held` more wait for a later review), which known fixes could not be, and which
+ * broken links are left to fix by hand.
+ * Always a few lines, whatever the report's size: places are listed only for the few fixes
+ * that could not be offered.
+ */
+function fixNotes(report, plan, outcome, held = 0) {
+    const notes = [];
+    const offered = plan.fixes.length;
+    if (offered) {
+        const kinds = Object.keys(reasonNouns)
+            .map((r) => [r, plan.fixes.filter((f) => f.suggestion.reason === r).length])
+            .filter(([, n]) => n)
+            .map(([r, n]) => count(n, ...reasonNouns[r]));
+        const what = `${count(offered, 'fix', 'fixes')} (${kinds.join(', ')})`;
+        if (outcome.kind === 'failed')
+            notes.push(`🛠️ ${what} could not be offered as suggestions: ${outcome.reason}.`);
+        else {
+            const { posted, repeated, url } = outcome.review;
+            const where = url ? escape_link("this run's review", url) : 'earlier reviews';
+            const earlier = posted && repeated ? `; ${count(repeated, 'was', 'were')} offered by an earlier run and ${repeated === 1 ? 'is' : 'are'} not repeated` : '';
+            notes.push(`🛠️ **Fixed for you:** ${what} offered as suggestions in ${where}${earlier}. Each replaces only the link on its line: “Commit suggestion” applies it.`);
+        }
+    }
+    if (held)
+        notes.push(`${count(held, 'more fix', 'more fixes')} past the ${offered} a review carries will be offered by a later run.`);
+    if (plan.unplaced.length) {
+        const listed = plan.unplaced
+            .slice(0, unplacedShown)
+            .map((u) => `${code(u.place, 'text')}: ${code(u.url, 'text')} → ${code(u.suggestion.url, 'text')} (${whyNot[u.why]})`);
+        const more = plan.unplaced.length - listed.length;
+        notes.push(`${count(plan.unplaced.length, 'known fix', 'known fixes')} could not be offered as a suggestion, so no line is changed in a way you did not write: ${listed.join('; ')}${more ? `; and ${more} more` : ''}.`);
+    }
+    const fixedPlaces = new Set(plan.fixes.filter((f) => f.broken).map((f) => `${f.url}\n${f.path}:${f.line}`));
+    const left = report.broken_links.filter((item) => placesOf(item).some((p) => !p || !fixedPlaces.has(`${item.url}\n${p.file}:${p.line}`)));
+    const of = left.length < report.broken_links.length ? ` (of the ${report.broken_links.length} listed below; 🛠️ marks a known fix)` : ' (listed below)';
+    if (left.length)
+        notes.push(`✋ **Left for you:** ${count(left.length, 'broken link')} with no suggestion to accept${of}.`);
+    else if (report.broken_count)
+        notes.push('✋ **Left for you:** nothing else: every broken link has a suggested fix.');
+    return notes;
+}
+
+;// CONCATENATED MODULE: ./actions/deadlinks/src/fixes/suggested-line.ts
+/**
+ * What may stand right before a link's URL and right after it: the syntax around a link
+ * (Markdown's `(`, `<`, `[`, HTML's quotes, a space) or, after it, its `#fragment` or sentence
+ * punctuation. Anything else means the match is part of a longer URL (`…/page` in
+ * `…/page2`, or a link quoted inside an archive address), not the link itself.
+ */
+const before = /[\s(<[{"'`|*_]/;
+const after = /[\s)>\]}"'`|*_#]/;
+/** Sentence punctuation after a bare URL, which GitHub's autolinks leave out of the link. */
+const trailingPunctuation = /^[.,;:!?]+(?:[\s)>\]*_]|$)/;
+/** Where a fragment written after a URL ends: at a space or the syntax around a link. */
+const fragmentEnd = /[\s)"'<>\]`]/;
+/**
+ * The line with the link `url` replaced by `replacement`, and nothing else changed, or why
+ * that cannot be done safely: the URL must be written verbatim exactly once as a whole URL
+ * (not inside a longer one). A `#fragment` written after it on the line is kept, as the
+ * reader's target inside the page, in place of any fragment `replacement` has.
+ */
+function suggestedLine(line, url, replacement) {
+    const hits = [];
+    for (let at = line.indexOf(url); at >= 0; at = line.indexOf(url, at + 1)) {
+        const end = at + url.length;
+        if (at > 0 && !before.test(line[at - 1]))
+            continue;
+        if (end < line.length && !after.test(line[end]) && !trailingPunctuation.test(line.slice(end)))
+            continue;
+        hits.push({ start: at, end });
+    }
+    if (hits.length === 0)
+        return { kind: 'skipped', why: 'not_verbatim' };
+    if (hits.length > 1)
+        return { kind: 'skipped', why: 'ambiguous' };
+    const [{ start, end }] = hits;
+    let fragmentStop = end;
+    if (!url.includes('#') && line[end] === '#') {
+        while (fragmentStop < line.length && !fragmentEnd.test(line[fragmentStop]))
+            fragmentStop++;
+    }
+    // The place's own fragment (or none) wins over the one the API's item carries for all its places.
+    const target = url.includes('#') ? replacement : replacement.replace(/#.*$/, '') + line.slice(end, fragmentStop);
+    const fixed = line.slice(0, start) + target + line.slice(fragmentStop);
+    return fixed === line ? { kind: 'skipped', why: 'unchanged' } : { kind: 'ok', line: fixed };
+}
+/** A fence for a suggestion block that the line's own backticks cannot close. */
+function suggestionBlock(line) {
+    const longest = Math.max(0, ...[...line.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = '`'.repeat(Math.max(3, longest + 1));
+    return `${fence}suggestion\n${line}\n${fence}`;
+}
+
+;// CONCATENATED MODULE: ./actions/deadlinks/src/fixes/plan-fixes.ts
+
+
+
+
+
+
+/**
+ * The suggestion comments for the report's links with a known fix, one per place on a
+ * changed line. A place is offered only when its line in the checkout is the line in the
+ * pull request's head (a base that moved under a test merge commit shifts lines) and the
+ * link can be replaced on it without touching anything else.
+ */
+async function planFixes(report, src) {
+    const lists = [[report.broken_links, true], [report.redirects, false], [report.upgrades ?? [], false], [report.warnings, false]];
+    const seen = new Set();
+    const files = new Map();
+    const linesOf = (file) => {
+        if (!files.has(file))
+            files.set(file, readLines(src, file));
+        return files.get(file);
+    };
+    const plan = { fixes: [], unplaced: [] };
+    for (const [items, broken] of lists) {
+        for (const item of items) {
+            const suggestion = item.suggestion;
+            if (!suggestion || seen.has(item.url))
+                continue;
+            seen.add(item.url);
+            for (const p of placesOf(item)) {
+                if (!p || p.line === undefined || !onChangedLine(src.changed, p.file, p.line))
+                    continue;
+                const place = `${p.file}:${p.line}`;
+                const { ws, head } = await linesOf(p.file);
+                const text = ws?.[p.line - 1];
+                if (text === undefined || (head && head[p.line - 1] !== text)) {
+                    plan.unplaced.push({ url: item.url, suggestion, place, why: 'moved' });
+                    continue;
+                }
+                const fixed = suggestedLine(text, item.url, suggestion.url);
+                if (fixed.kind !== 'ok') {
+                    plan.unplaced.push({ url: item.url, suggestion, place, why: fixed.why });
+                    continue;
+                }
+                const marker = `<!-- sitelens:deadlinks-fix key=${src.key.replace(/[^\w.:/@+=-]/g, '_').slice(0, 120)} fix=${digest(p.file, text, fixed.line)} -->`;
+                const body = [marker, why(item, suggestion), '', suggestionBlock(fixed.line)].join('\n');
+                plan.fixes.push({ path: p.file, line: p.line, body, marker, url: item.url, suggestion, broken });
+            }
+        }
+    }
+    return plan;
+}
+const digest = (...parts) => (0,external_node_crypto_.createHash)('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
+function onChangedLine(changed, file, line) {
+    const ranges = changed[file];
+    if (ranges === undefined)
+        return false;
+    return ranges === 'all' || ranges.some(([from, to]) => line >= from && line <= to);
+}
+/** The file's lines in the checkout and, when the checkout has the head commit, in the head. */
+async function readLines(src, file) {
+    const split = (text) => text.split(/\r\n|\n|\r/);
+    const ws = await (0,promises_namespaceObject.readFile)(external_node_path_default().join(src.workspace, file), 'utf8').then(split, () => undefined);
+    const head = src.headSha ? await gitBlob(src.workspace, `${src.headSha}:${file}`) : undefined;
+    return { ws, head: head ? split(head.toString('utf8')) : undefined };
+}
+/** The comment's sentence: what the link does now and what the suggestion links instead. */
+function why(item, s) {
+    const from = `\`${item.url}\``;
+    if (s.reason === 'permanent_redirect') {
+        const hops = item.redirect_chain.map((h) => h.status).join(' → ');
+        return `🔀 ${from} redirects permanently${hops ? ` (${hops})` : ''} to \`${s.url}\`: link the final address directly.`;
+    }
+    if (s.reason === 'https')
+        return `🔒 ${from} also works over https: link \`${s.url}\`.`;
+    const when = s.archived_at ? ` of ${s.archived_at.slice(0, 10)}` : '';
+    const status = item.status !== null ? String(item.status) : item.kind;
+    return `🗄️ ${from} is broken (${status}); the Wayback Machine has a copy${when}: link \`${s.url}\`. Check that the copy shows what the link meant.`;
+}
+
+;// CONCATENATED MODULE: ./actions/deadlinks/src/fixes/offer-fixes.ts
+
+
+
+
+
+/** Most suggestions in one review; the rest wait for the next run (a huge review is slow to post and to read). */
+const maxSuggestions = 100;
+/**
+ * On a changed_only pull request run whose report carries fixes (`suggest_fixes`): one
+ * review with a suggestion per place that can take one, then the PR comment's lines on what
+ * was offered and what is left. A review GitHub refuses (a fork's read-only token) is a
+ * warning and a line in the comment, not a failed check.
+ */
+async function offerFixes(s, outcome, report) {
+    const pr = s.github.pullRequest;
+    if (!s.suggestions || !pr || !outcome.changedLines)
+        return [];
+    const plan = await planFixes(report, { workspace: s.github.workspace, headSha: pr.headSha, changed: outcome.changedLines, key: s.comment.key });
+    const extra = plan.fixes.length - maxSuggestions;
+    if (extra > 0)
+        plan.fixes = plan.fixes.slice(0, maxSuggestions);
+    let review;
+    if (!plan.fixes.length)
+        review = { kind: 'posted', review: { posted: 0, repeated: 0 } };
+    else if (!s.githubToken)
+        review = { kind: 'failed', reason: 'there is no github_token' };
+    else {
+        const [owner, repo] = s.github.repository.split('/');
+        const body = `SiteLens dead-link check: ${count(plan.fixes.length, 'suggested fix', 'suggested fixes')} for links on lines this pull request changes. Each replaces only the link.`;
+        try {
+            const posted = await postReview({ token: s.githubToken, apiUrl: s.github.apiUrl, owner, repo, pullNumber: pr.number, commitId: pr.headSha }, body, plan.fixes);
+            review = { kind: 'posted', review: posted };
+            info(`Review: ${count(posted.posted, 'suggestion')} posted, ${posted.repeated} already in the pull request.`);
+        }
+        catch (err) {
+            const status = err.status;
+            const reason = `GitHub refused the review${status ? ` (${status})` : ''}: ${err.message.split('\n')[0]}`;
+            warning(`Could not post the suggestions: ${reason}`);
+            review = { kind: 'failed', reason };
+        }
+    }
+    return fixNotes(report, plan, review, Math.max(0, extra));
+}
+
 ;// CONCATENATED MODULE: ./server/links/formats/sarif.ts
 
 
@@ -101429,6 +101707,7 @@ async function writeSarif(report, file, workspace) {
 
 
 
+
 /**
  * Reports what the check step found: annotations, job summary, PR comment, outputs and the
  * verdict, linking the report's workflow artifact when the upload step made one. Without a
@@ -101442,7 +101721,9 @@ async function publishPhase(s, outcome, report, upload) {
         return publishRunFailure(comment, failure);
     }
     const v = verdict(report, s.failOn);
-    const notes = [...outcome.notes, ...artifactNotes(upload, outcome.reportFile)];
+    // Before the comment, so it can say what the review offered and what is left.
+    const fixes = await offerFixes(s, outcome, report);
+    const notes = [...outcome.notes, ...fixes, ...artifactNotes(upload, outcome.reportFile)];
     const options = {
         context,
         notes,
@@ -108365,6 +108646,7 @@ function readSettings(env = process.env) {
         maxAnnotations: inputs_int('max_annotations', { min: 0, max: 1000 }) ?? 10,
         artifact: bool('artifact', true),
         sarif: sarifPath(inputs_text('sarif')),
+        suggestions: bool('suggestions', true),
         githubToken: inputs_text('github_token'),
         github,
         publish: readPublishInputs(env),

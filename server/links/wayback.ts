@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import { request, type Dispatcher } from 'undici';
 
 /** The nearest archived copy of a URL. */
@@ -20,12 +19,7 @@ export interface WaybackOptions {
   dispatcher: Dispatcher;
   /** Longest wait for one answer, in ms. */
   timeoutMs: number;
-  /** Answers kept in Redis (a snapshot a day, "none" an hour), so CI runs that see the same dead link do not ask the archive each time. */
-  store?: { redis: Redis; prefix: string };
 }
-
-const FOUND_SECONDS = 86_400;
-const NONE_SECONDS = 3_600;
 
 interface Availability {
   archived_snapshots?: { closest?: { available?: boolean; url?: string; timestamp?: string; status?: string } };
@@ -39,41 +33,6 @@ export function waybackTimestampToIso(ts: string): string | null {
   return Number.isNaN(Date.parse(iso)) ? null : iso;
 }
 
-/** One availability answer: the snapshot, null for none, undefined when the archive failed (not kept, asked again next time). */
-async function ask(endpoint: string, url: string, opts: WaybackOptions, signal: AbortSignal): Promise<Snapshot | null | undefined> {
-  try {
-    const res = await request(`${endpoint}?url=${encodeURIComponent(url)}`, {
-      dispatcher: opts.dispatcher,
-      signal: AbortSignal.any([signal, AbortSignal.timeout(opts.timeoutMs)]),
-      headers: { accept: 'application/json', 'user-agent': 'SiteLens link checker (fix suggestions)' },
-    });
-    if (res.statusCode !== 200) {
-      await res.body.dump();
-      return undefined;
-    }
-    const closest = ((await res.body.json()) as Availability)?.archived_snapshots?.closest;
-    if (!closest?.available || !closest.url || !closest.timestamp) return null;
-    if (closest.status && !closest.status.startsWith('2')) return null;
-    const archivedAt = waybackTimestampToIso(closest.timestamp);
-    const snapshot = new URL(closest.url);
-    if (!archivedAt || (snapshot.protocol !== 'http:' && snapshot.protocol !== 'https:')) return null;
-    // The API names its snapshots with http://web.archive.org; the site serves them over https.
-    if (snapshot.hostname === 'web.archive.org') snapshot.protocol = 'https:';
-    return { url: snapshot.href, archivedAt };
-  } catch {
-    return undefined; // an archive that fails, times out or answers garbage gives no suggestion; the report stands
-  }
-}
-
-function parseKept(raw: string): Snapshot | null | undefined {
-  if (raw === 'none') return null;
-  try {
-    return JSON.parse(raw) as Snapshot;
-  } catch {
-    return undefined; // a corrupt entry is a miss
-  }
-}
-
 /**
  * The Wayback Machine's availability API (`GET {base}/wayback/available?url=…`): its closest
  * snapshot that answered 2xx. undefined when the operator turned the archive off.
@@ -81,17 +40,30 @@ function parseKept(raw: string): Snapshot | null | undefined {
 export function waybackLookup(opts: WaybackOptions): ArchiveLookup | undefined {
   if (!opts.baseUrl) return undefined;
   const endpoint = `${opts.baseUrl.replace(/\/+$/, '')}/wayback/available`;
-  const store = opts.store;
   return {
     async closest(url, signal) {
-      const key = `${store?.prefix}links:wb:${url}`;
-      const raw = store ? await store.redis.get(key).catch(() => null) : null;
-      const kept = raw ? parseKept(raw) : undefined;
-      if (kept !== undefined) return kept;
-      const found = await ask(endpoint, url, opts, signal);
-      if (found === undefined) return null;
-      await store?.redis.set(key, found ? JSON.stringify(found) : 'none', 'EX', found ? FOUND_SECONDS : NONE_SECONDS).catch(() => undefined);
-      return found;
+      try {
+        const res = await request(`${endpoint}?url=${encodeURIComponent(url)}`, {
+          dispatcher: opts.dispatcher,
+          signal: AbortSignal.any([signal, AbortSignal.timeout(opts.timeoutMs)]),
+          headers: { accept: 'application/json', 'user-agent': 'SiteLens link checker (fix suggestions)' },
+        });
+        if (res.statusCode !== 200) {
+          await res.body.dump();
+          return null;
+        }
+        const closest = ((await res.body.json()) as Availability)?.archived_snapshots?.closest;
+        if (!closest?.available || !closest.url || !closest.timestamp) return null;
+        if (closest.status && !closest.status.startsWith('2')) return null;
+        const archivedAt = waybackTimestampToIso(closest.timestamp);
+        const snapshot = new URL(closest.url);
+        if (!archivedAt || (snapshot.protocol !== 'http:' && snapshot.protocol !== 'https:')) return null;
+        // The API names its snapshots with http://web.archive.org; the site serves them over https.
+        if (snapshot.hostname === 'web.archive.org') snapshot.protocol = 'https:';
+        return { url: snapshot.href, archivedAt };
+      } catch {
+        return null; // an archive that fails, times out or answers garbage gives no suggestion; the report stands
+      }
     },
   };
 }

@@ -25,6 +25,8 @@ export interface LinkView {
   line?: number;
   lines?: number[];
   locations?: FilePlace[];
+  /** With `suggest_fixes`: the known fix (its kind is shown in the row). */
+  suggestion?: { reason: string };
 }
 
 /** The fields of a dead-link report this renderer reads (the API's `DeadLinkReport` has them). */
@@ -77,6 +79,11 @@ const nouns = {
   place: ['place', 'places'],
 } satisfies Record<string, Noun>;
 
+const fixLabels: Record<string, string> = { permanent_redirect: 'final URL', https: 'https', archived: 'archived copy' };
+
+/** ` · 🛠️ fix: archived copy` for an item whose fix is known, else nothing. */
+const fixLabel = (item: LinkView) => (item.suggestion ? ` · 🛠️ fix: ${fixLabels[item.suggestion.reason] ?? text(item.suggestion.reason)}` : '');
+
 /** How a link failed, for people: `404`, `dns`, `missing_fragment`. */
 export const failure = (item: Pick<LinkView, 'status' | 'kind'>) => (item.status !== null && item.kind.startsWith('http_') ? String(item.status) : item.kind);
 
@@ -109,7 +116,7 @@ export function renderDeadLinks(report: ReportView, o: DeadLinksOptions = {}): s
     const shown = all.slice(0, placeCap);
     const more = all.length - shown.length;
     const where = shown.join(', ') + (more ? `, … ${count(more, 'more place', 'more places')}` : '');
-    const status = `${p.broken ? '❌' : '⚠️'} ${code(failure(p.item))}${p.item.is_image ? ' (image)' : ''}`;
+    const status = `${p.broken ? '❌' : '⚠️'} ${code(failure(p.item))}${p.item.is_image ? ' (image)' : ''}${fixLabel(p.item)}`;
     return { line: tableRow([linkTo(p.item.url), status, where]), noun: p.broken ? nouns.broken : nouns.warning, omits: more ? { noun: nouns.place, n: more } : undefined };
   };
   const problemHead = tableHead([{ title: 'Link' }, { title: 'Status' }, { title: 'Found in' }]);
@@ -121,7 +128,7 @@ export function renderDeadLinks(report: ReportView, o: DeadLinksOptions = {}): s
     if (rest.length) blocks.push({ open: [...detailsOpen(`${count(rest.length, 'more link', 'more links')} with problems`), ...problemHead], rows: rest.map((p) => problemRow(p, false)), close: detailsClose });
   }
   if (report.redirects.length) {
-    const rows = report.redirects.map((i): Row => ({ line: tableRow([linkTo(i.url), redirectChain(i)]), noun: nouns.redirect }));
+    const rows = report.redirects.map((i): Row => ({ line: tableRow([linkTo(i.url), redirectChain(i) + fixLabel(i)]), noun: nouns.redirect }));
     blocks.push({ open: [...detailsOpen(`Redirects (${report.redirects.length})`), ...tableHead([{ title: 'Link' }, { title: 'Redirects' }])], rows, close: detailsClose });
   }
   if (report.bot_blocked.length) {

@@ -161,13 +161,6 @@ describe('suggest_fixes: suggestions a reviewer can accept', () => {
     expect(site.hits).not.to.include('https HEAD /dead');
   });
 
-  it('a second check keeps the archive\'s answers (found and not found) instead of asking it again', async () => {
-    const before = archive.calls.length;
-    const r = await documents(svc, key, { suggest_fixes: true });
-    expect(suggestions(r.body)['/dead']?.reason).to.equal('archived');
-    expect(archive.calls.length).to.equal(before);
-  });
-
   it('the same check without suggest_fixes carries no suggestion, no upgrades and makes no archive call', async () => {
     const before = archive.calls.length;
     const r = await documents(svc, key, {});
@@ -209,9 +202,6 @@ describe('suggest_fixes: suggestions a reviewer can accept', () => {
       expect(r.body.broken_links.map((i: any) => i.kind).sort()).to.deep.equal(['http_404', 'http_404', 'http_410', 'missing_file']);
       expect(Object.values(suggestions(r.body)).map((s: any) => s.reason).sort()).to.deep.equal(['https', 'https', 'permanent_redirect']);
       expect(bad.calls.length).to.equal(3);
-      // A failed lookup is not kept: the next check asks again.
-      await documents(other, await other.newKey('business'), { suggest_fixes: true });
-      expect(bad.calls.length).to.equal(6);
     });
   }
 });

@@ -5,6 +5,7 @@ import { reportFileName, writeReport } from '../../shared/src/report-io.js';
 import { checkTarget } from './check-target.js';
 import type { DeadLinkReport } from '../../../server/links/report.js';
 import { withGate } from '../../../server/links/report-counts.js';
+import type { LineRange } from './changed-lines/unified-diff.js';
 import type { DeadlinksSettings } from './settings.js';
 
 /**
@@ -18,6 +19,8 @@ export interface CheckOutcome {
   failure?: string;
   notes: string[];
   sourceUrl?: string;
+  /** changed_only on a pull request with suggestions: the lines the pull request changes, per path (review comments go only there). */
+  changedLines?: Record<string, LineRange[] | 'all'>;
 }
 
 /** Checks the target through the API and writes the report; an API failure is an outcome, not a throw. */
@@ -31,7 +34,8 @@ export async function checkPhase(s: DeadlinksSettings): Promise<CheckOutcome> {
     const checked = await checkTarget(api, s);
     const report = withGate(checked.report, s.gate);
     const reportFile = await writeReport(s.github.tempDir, reportFileName('deadlinks', s.comment.key), report);
-    return { reportFile, notes: checked.notes, sourceUrl: checked.sourceUrl };
+    const changedLines = checked.changed && s.suggestions ? Object.fromEntries(checked.changed) : undefined;
+    return { reportFile, notes: checked.notes, sourceUrl: checked.sourceUrl, changedLines };
   } catch (err) {
     if (err instanceof ApiError) return { failure: err.message, notes: [] };
     throw err;

@@ -2,6 +2,7 @@ import { count } from '../../../server/report-markdown/blocks.js';
 import { code } from '../../../server/report-markdown/escape.js';
 import type { ApiClient, Query } from '../../shared/src/api-client.js';
 import { pullRequestChanges } from './changed-lines/pull-request-diff.js';
+import type { ChangedLines } from './changed-lines/unified-diff.js';
 import { checkDocuments } from './documents/check-documents.js';
 import { findReadme, git, repositoryPaths } from './documents/repository-paths.js';
 import { matchWorkspaceFiles, readDocuments } from './documents/workspace-files.js';
@@ -15,6 +16,8 @@ export interface Checked {
   notes: string[];
   /** Base URL of links to a file's lines (`…/blob/<commit>/`). */
   sourceUrl?: string;
+  /** changed_only on a pull request: the lines it adds or changes, per path. */
+  changed?: ChangedLines;
 }
 
 /** Checks what the settings name, through the API, and says what was in scope. */
@@ -79,7 +82,7 @@ async function checkCheckout(
   const notes = [`Checked ${what}, relative links against the repository's ${count(paths.length, 'path')}.`];
   if (s.api.offline) notes.push('Offline (`offline: true`): nothing was fetched; links that need the network are listed under “Not checked” and left out of the counts.');
   if (binary.length) notes.push(`${count(binary.length, 'binary file')} not sent (no links to read): ${binary.slice(0, 5).map((p) => code(p, 'text')).join(', ')}${binary.length > 5 ? ', …' : ''}.`);
-  let changed;
+  let changed: ChangedLines | undefined;
   if (s.changedOnly && s.github.pullRequest) {
     const c = await pullRequestChanges(ws, s.github.pullRequest, s.github, s.githubToken);
     changed = c.lines;
@@ -92,6 +95,8 @@ async function checkCheckout(
   const repositoryUrl = `${s.github.serverUrl}/${s.github.repository}`;
   // The names under which the checkout is this repository's files: links to blob/<one of them>/ are checked against it.
   const currentRefs = [...new Set(['HEAD', head, s.github.pullRequest?.headSha, ...s.github.refNames].filter((r): r is string => !!r))];
-  const result = await checkDocuments(api, { ...s.api, keyed: s.api.key !== undefined }, { documents, paths, repositoryUrl, workspace: ws, currentRefs, siteRoot, changed });
-  return { report: result.report, notes: [...notes, ...result.notes], sourceUrl: head ? `${repositoryUrl}/blob/${head}/` : undefined };
+  // Fixes are asked for only where they can be offered: as suggestions on a pull request's changed lines.
+  const suggestFixes = s.suggestions && changed !== undefined;
+  const result = await checkDocuments(api, { ...s.api, keyed: s.api.key !== undefined }, { documents, paths, repositoryUrl, workspace: ws, currentRefs, siteRoot, changed, suggestFixes });
+  return { report: result.report, notes: [...notes, ...result.notes], sourceUrl: head ? `${repositoryUrl}/blob/${head}/` : undefined, changed };
 }

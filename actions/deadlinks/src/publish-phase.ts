@@ -8,6 +8,7 @@ import { runContext } from '../../shared/src/github-env.js';
 import { artifactNotes, commentOf, publishRunFailure, upsertComment, writeSummary } from '../../shared/src/report-io.js';
 import type { ArtifactUpload } from '../../shared/src/upload-step.js';
 import { linkAnnotations } from './annotations.js';
+import { offerFixes } from './fixes/offer-fixes.js';
 import { writeSarif } from './sarif-file.js';
 import type { CheckOutcome } from './check-phase.js';
 import type { DeadLinkReport } from '../../../server/links/report.js';
@@ -28,7 +29,9 @@ export async function publishPhase(s: DeadlinksSettings, outcome: CheckOutcome, 
   }
 
   const v = verdict(report, s.failOn);
-  const notes = [...outcome.notes, ...artifactNotes(upload, outcome.reportFile)];
+  // Before the comment, so it can say what the review offered and what is left.
+  const fixes = await offerFixes(s, outcome, report);
+  const notes = [...outcome.notes, ...fixes, ...artifactNotes(upload, outcome.reportFile)];
   const options: DeadLinksOptions = {
     context,
     notes,

@@ -73,6 +73,11 @@ export function mergeReports(reports: DeadLinkReport[]): DeadLinkReport {
   if (internalUrls) merged.checked_internal_urls = internalUrls;
   if (skippedUrls) merged.skipped_urls = skippedUrls;
   if (reports.some((r) => r.timed_out)) merged.timed_out = true;
+  // suggest_fixes: the https upgrades of every call, and the items with a suggestion among the merged lists.
+  if (reports.some((r) => r.upgrades)) merged.upgrades = merge(reports.map((r) => r.upgrades ?? []));
+  if (reports.some((r) => r.summary.suggestions !== undefined)) {
+    merged.summary.suggestions = [...lists.broken_links, ...lists.redirects, ...(merged.upgrades ?? [])].filter((i) => i.suggestion).length;
+  }
   return merged;
 }
 

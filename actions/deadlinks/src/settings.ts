@@ -51,6 +51,8 @@ export interface DeadlinksSettings extends PreviewAccess {
   artifact: boolean;
   /** Workspace-relative path of a SARIF 2.1.0 file of the report, for code scanning; undefined: none. @default none */
   sarif?: string;
+  /** changed_only on pull requests: one review with GitHub suggestion blocks for links with a known fix. @default true */
+  suggestions: boolean;
   githubToken: string;
   github: GithubEnv;
   /** The publish step's inputs from the steps before it. */
@@ -94,6 +96,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): DeadlinksSet
     maxAnnotations: int('max_annotations', { min: 0, max: 1000 }) ?? 10,
     artifact: bool('artifact', true),
     sarif: sarifPath(text('sarif')),
+    suggestions: bool('suggestions', true),
     githubToken: text('github_token'),
     github,
     publish: readPublishInputs(env),

@@ -25,6 +25,8 @@ export interface DocumentsRequest {
   siteRoot?: string;
   /** changed_only on a pull request: only links on these lines are checked. */
   changed?: ChangedLines;
+  /** Ask the API for each link's fix (a permanent redirect's target, https, an archived copy). */
+  suggestFixes?: boolean;
 }
 
 /**
@@ -77,6 +79,7 @@ export async function checkDocuments(api: ApiClient, o: ApiOptions & { keyed: bo
         fragments: o.fragments,
         max_duration: o.maxDuration,
         format: 'json',
+        suggest_fixes: req.suggestFixes || undefined,
         // So a set sent in several calls counts a link found in two of them once (mergeReports).
         list_checked: true,
       });
