@@ -1,24 +1,9 @@
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
-import AjvDraft04 from 'ajv-draft-04';
-import addFormats from 'ajv-formats';
 import type { Log, Result } from 'sarif';
 import { startTestService, type TestService } from '../support/service.js';
 import { html, serve, status, type FixtureServer } from './fixture-site.js';
 import { readEvents } from '../support/event-stream.js';
-
-/**
- * The SARIF 2.1.0 schema (OASIS, draft-04 JSON Schema; its rtm.5 text is the one GitHub's
- * upload validates against) as shipped in Microsoft's `@microsoft/jest-sarif` (MIT).
- */
-const require = createRequire(import.meta.url);
-const schemaPath = require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json');
-// unicodeRegExp off: the schema's language pattern has a stray `]` that only a u-flag RegExp rejects.
-// Both packages are CommonJS with a `default` property; NodeNext sees the module object.
-const ajv = new AjvDraft04.default({ allErrors: true, strict: false, unicodeRegExp: false });
-addFormats.default(ajv, ['uri', 'uri-reference', 'date-time']);
-const validate = ajv.compile(JSON.parse(readFileSync(schemaPath, 'utf8')));
+import { validateSarif as validate } from '../support/sarif-schema.js';
 
 function expectValidSarif(log: unknown): asserts log is Log {
   const ok = validate(log);
