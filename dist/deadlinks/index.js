@@ -101343,6 +101343,7 @@ const whyNot = {
     ambiguous: 'the URL is on the line more than once',
     unchanged: 'the fix is the URL itself',
     moved: 'the line differs in the pull request\'s head',
+    no_diff: 'GitHub shows no diff of the file to comment on',
 };
 /** Shown at most, of the fixes that could not be offered; the rest are counted. */
 const unplacedShown = 5;
@@ -101471,9 +101472,16 @@ async function planFixes(report, src) {
                 continue;
             seen.add(item.url);
             for (const p of placesOf(item)) {
-                if (!p || p.line === undefined || !onChangedLine(src.changed, p.file, p.line))
+                if (!p || p.line === undefined)
+                    continue;
+                const changed = onChangedLine(src.changed, p.file, p.line);
+                if (!changed)
                     continue;
                 const place = `${p.file}:${p.line}`;
+                if (changed === 'whole_file') {
+                    plan.unplaced.push({ url: item.url, suggestion, place, why: 'no_diff' });
+                    continue;
+                }
                 const { ws, head } = await linesOf(p.file);
                 const text = ws?.[p.line - 1];
                 if (text === undefined || (head && head[p.line - 1] !== text)) {
@@ -101494,11 +101502,18 @@ async function planFixes(report, src) {
     return plan;
 }
 const digest = (...parts) => (0,external_node_crypto_.createHash)('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
+/**
+ * Whether a line is one the pull request changes: `whole_file` for a file GitHub shows no
+ * patch of (too large), whose lines a review comment cannot address; one such comment would
+ * make GitHub refuse the whole review.
+ */
 function onChangedLine(changed, file, line) {
     const ranges = changed[file];
     if (ranges === undefined)
         return false;
-    return ranges === 'all' || ranges.some(([from, to]) => line >= from && line <= to);
+    if (ranges === 'all')
+        return 'whole_file';
+    return ranges.some(([from, to]) => line >= from && line <= to);
 }
 /** The file's lines in the checkout and, when the checkout has the head commit, in the head. */
 async function readLines(src, file) {

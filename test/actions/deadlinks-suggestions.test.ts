@@ -184,6 +184,23 @@ describe('actions/deadlinks one-click fixes: one review of suggestion blocks on 
     expect(gh.reviews).to.have.length(reviews);
   });
 
+  it('a file GitHub shows no patch of (too large): its fixes are not offered, since a comment off the diff would sink the whole review, and the comment says why', async () => {
+    const clone = await shallowClone(repo, head, 1);
+    try {
+      await clone.write({ 'docs/many.md': (await readFile(`${clone.dir}/docs/many.md`, 'utf8')).split('\n').slice(0, 4).join('\n') + '\n' });
+      pullFiles.pullFiles = { ...pullFiles.pullFiles, 11: [{ filename: 'docs/many.md', status: 'modified' }] };
+      const reviews = gh.reviews.length;
+      const run = await runAction('actions/deadlinks', inputs({ files: 'docs/many.md' }), pr(clone.dir, { pullRequest: 11 }));
+      expect(run.code, run.stdout + run.stderr).to.equal(0);
+      expect(gh.reviews).to.have.length(reviews);
+      const body = gh.comments.find((c) => c.issue === 11)?.body ?? '';
+      expect(body).to.include('2 known fixes could not be offered as a suggestion').and.include('`docs/many.md:1`').and.include('GitHub shows no diff of the file to comment on');
+      expect(body).not.to.include('Fixed for you');
+    } finally {
+      await clone.remove();
+    }
+  });
+
   for (const n of [10, 1000]) {
     it(`${n.toLocaleString('en-US')} changed links, half moved and half broken without a copy: the comment fits, counts the offered fixes and what is left, and the review carries at most 100`, async () => {
       const clone = await shallowClone(repo, head, 1);

@@ -19,6 +19,7 @@ const whyNot: Record<UnplacedFix['why'], string> = {
   ambiguous: 'the URL is on the line more than once',
   unchanged: 'the fix is the URL itself',
   moved: 'the line differs in the pull request\'s head',
+  no_diff: 'GitHub shows no diff of the file to comment on',
 };
 
 /** Shown at most, of the fixes that could not be offered; the rest are counted. */

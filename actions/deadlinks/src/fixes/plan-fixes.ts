@@ -27,7 +27,7 @@ export interface UnplacedFix {
   url: string;
   suggestion: LinkSuggestion;
   place: string;
-  why: Exclude<LineFix, { kind: 'ok' }>['why'] | 'moved';
+  why: Exclude<LineFix, { kind: 'ok' }>['why'] | 'moved' | 'no_diff';
 }
 
 export interface FixPlan {
@@ -67,8 +67,14 @@ export async function planFixes(report: DeadLinkReport, src: FixSource): Promise
       if (!suggestion || seen.has(item.url)) continue;
       seen.add(item.url);
       for (const p of placesOf(item)) {
-        if (!p || p.line === undefined || !onChangedLine(src.changed, p.file, p.line)) continue;
+        if (!p || p.line === undefined) continue;
+        const changed = onChangedLine(src.changed, p.file, p.line);
+        if (!changed) continue;
         const place = `${p.file}:${p.line}`;
+        if (changed === 'whole_file') {
+          plan.unplaced.push({ url: item.url, suggestion, place, why: 'no_diff' });
+          continue;
+        }
         const { ws, head } = await linesOf(p.file);
         const text = ws?.[p.line - 1];
         if (text === undefined || (head && head[p.line - 1] !== text)) {
@@ -91,10 +97,16 @@ export async function planFixes(report: DeadLinkReport, src: FixSource): Promise
 
 const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
 
-function onChangedLine(changed: FixSource['changed'], file: string, line: number): boolean {
+/**
+ * Whether a line is one the pull request changes: `whole_file` for a file GitHub shows no
+ * patch of (too large), whose lines a review comment cannot address; one such comment would
+ * make GitHub refuse the whole review.
+ */
+function onChangedLine(changed: FixSource['changed'], file: string, line: number): boolean | 'whole_file' {
   const ranges = changed[file];
   if (ranges === undefined) return false;
-  return ranges === 'all' || ranges.some(([from, to]) => line >= from && line <= to);
+  if (ranges === 'all') return 'whole_file';
+  return ranges.some(([from, to]) => line >= from && line <= to);
 }
 
 /** The file's lines in the checkout and, when the checkout has the head commit, in the head. */
