@@ -101381,7 +101381,7 @@ function fixNotes(report, plan, outcome, held = 0) {
         const more = plan.unplaced.length - listed.length;
         notes.push(`${count(plan.unplaced.length, 'known fix', 'known fixes')} could not be offered as a suggestion, so no line is changed in a way you did not write: ${listed.join('; ')}${more ? `; and ${more} more` : ''}.`);
     }
-    const fixedPlaces = new Set(plan.fixes.filter((f) => f.broken).map((f) => `${f.url}\n${f.path}:${f.line}`));
+    const fixedPlaces = new Set(plan.fixes.filter((f) => f.broken).map((f) => `${f.url}\n${f.place}`));
     const left = report.broken_links.filter((item) => placesOf(item).some((p) => !p || !fixedPlaces.has(`${item.url}\n${p.file}:${p.line}`)));
     const of = left.length < report.broken_links.length ? ` (of the ${report.broken_links.length} listed below; 🛠️ marks a known fix)` : ' (listed below)';
     if (left.length)
@@ -101389,6 +101389,47 @@ function fixNotes(report, plan, outcome, held = 0) {
     else if (report.broken_count)
         notes.push('✋ **Left for you:** nothing else: every broken link has a suggested fix.');
     return notes;
+}
+
+;// CONCATENATED MODULE: ./actions/deadlinks/src/fixes/head-lines.ts
+
+
+
+const split = (text) => text.split(/\r\n|\n|\r/);
+const hunk = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/gm;
+/**
+ * Reads `file` in the checkout and maps its lines to the head commit. On the test merge
+ * commit actions/checkout makes, a base that moved on shifts the lines of a file both changed:
+ * the diff from the head to the checkout says by how much, so a suggestion still lands on the
+ * head's line. Without the head in the checkout (or without a head), the checkout is the head.
+ */
+async function headLines(workspace, headSha, file) {
+    const ws = await (0,promises_namespaceObject.readFile)(external_node_path_default().join(workspace, file), 'utf8').then(split, () => undefined);
+    const head = headSha ? await gitBlob(workspace, `${headSha}:${file}`) : undefined;
+    const headText = head ? split(head.toString('utf8')) : undefined;
+    const diff = headText && headSha ? await git(workspace, ['diff', '--unified=0', '--no-color', '--no-ext-diff', headSha, '--', file]) : undefined;
+    const hunks = [...(diff ?? '').matchAll(hunk)].map((m) => ({ removed: Number(m[2] ?? 1), start: Number(m[3]), added: Number(m[4] ?? 1) }));
+    return {
+        text: (line) => ws?.[line - 1],
+        inHead(line) {
+            if (!headText)
+                return line;
+            if (diff === undefined)
+                return headText[line - 1] === ws?.[line - 1] ? line : undefined;
+            let shift = 0;
+            for (const h of hunks) {
+                // A hunk that adds lines covers [start, start + added - 1]; one that only removes sits after line `start`.
+                const last = h.added ? h.start + h.added - 1 : h.start;
+                if (h.added && line >= h.start && line <= last)
+                    return undefined;
+                if (last >= line)
+                    break;
+                shift += h.added - h.removed;
+            }
+            const at = line - shift;
+            return headText[at - 1] === ws?.[line - 1] ? at : undefined;
+        },
+    };
 }
 
 ;// CONCATENATED MODULE: ./actions/deadlinks/src/fixes/suggested-line.ts
@@ -101447,13 +101488,11 @@ function suggestionBlock(line) {
 
 
 
-
-
 /**
  * The suggestion comments for the report's links with a known fix, one per place on a
- * changed line. A place is offered only when its line in the checkout is the line in the
- * pull request's head (a base that moved under a test merge commit shifts lines) and the
- * link can be replaced on it without touching anything else.
+ * changed line, addressed to the line's number in the pull request's head (on a test merge
+ * commit whose base moved on, its shifted one). A place is offered only when the head has
+ * that line unchanged and the link can be replaced on it without touching anything else.
  */
 async function planFixes(report, src) {
     const lists = [[report.broken_links, true], [report.redirects, false], [report.upgrades ?? [], false], [report.warnings, false]];
@@ -101461,7 +101500,7 @@ async function planFixes(report, src) {
     const files = new Map();
     const linesOf = (file) => {
         if (!files.has(file))
-            files.set(file, readLines(src, file));
+            files.set(file, headLines(src.workspace, src.headSha, file));
         return files.get(file);
     };
     const plan = { fixes: [], unplaced: [] };
@@ -101482,9 +101521,10 @@ async function planFixes(report, src) {
                     plan.unplaced.push({ url: item.url, suggestion, place, why: 'no_diff' });
                     continue;
                 }
-                const { ws, head } = await linesOf(p.file);
-                const text = ws?.[p.line - 1];
-                if (text === undefined || (head && head[p.line - 1] !== text)) {
+                const lines = await linesOf(p.file);
+                const text = lines.text(p.line);
+                const line = lines.inHead(p.line);
+                if (text === undefined || line === undefined) {
                     plan.unplaced.push({ url: item.url, suggestion, place, why: 'moved' });
                     continue;
                 }
@@ -101495,7 +101535,7 @@ async function planFixes(report, src) {
                 }
                 const marker = `<!-- sitelens:deadlinks-fix key=${src.key.replace(/[^\w.:/@+=-]/g, '_').slice(0, 120)} fix=${digest(p.file, text, fixed.line)} -->`;
                 const body = [marker, why(item, suggestion), '', suggestionBlock(fixed.line)].join('\n');
-                plan.fixes.push({ path: p.file, line: p.line, body, marker, url: item.url, suggestion, broken });
+                plan.fixes.push({ path: p.file, line, place, body, marker, url: item.url, suggestion, broken });
             }
         }
     }
@@ -101514,13 +101554,6 @@ function onChangedLine(changed, file, line) {
     if (ranges === 'all')
         return 'whole_file';
     return ranges.some(([from, to]) => line >= from && line <= to);
-}
-/** The file's lines in the checkout and, when the checkout has the head commit, in the head. */
-async function readLines(src, file) {
-    const split = (text) => text.split(/\r\n|\n|\r/);
-    const ws = await (0,promises_namespaceObject.readFile)(external_node_path_default().join(src.workspace, file), 'utf8').then(split, () => undefined);
-    const head = src.headSha ? await gitBlob(src.workspace, `${src.headSha}:${file}`) : undefined;
-    return { ws, head: head ? split(head.toString('utf8')) : undefined };
 }
 /** The comment's sentence: what the link does now and what the suggestion links instead. */
 function why(item, s) {

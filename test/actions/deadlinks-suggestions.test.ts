@@ -102,6 +102,10 @@ describe('actions/deadlinks one-click fixes: one review of suggestion blocks on 
       'docs/many.md': Array.from({ length: 1000 }, (_, i) => `- [link ${i}](${x}/r/${i})`).join('\n') + '\n',
     });
     head = await repo.commit('feature: links that moved, one gone');
+    // The base moves on above the pull request's lines: in the test merge commit they sit two lines lower than in the head.
+    await repo.git('checkout', '-q', 'main');
+    await repo.write({ 'README.md': ['# Docs', '', 'Two lines added on main', 'while the pull request was open.', `Unchanged: [old](${x}/old)`, ''].join('\n') + '\n' });
+    await repo.commit('main: an introduction');
     // The test merge commit actions/checkout checks out on pull_request, with fetch-depth: 2.
     await repo.git('checkout', '-q', '--detach', 'main');
     await repo.git('merge', '-q', '--no-ff', '-m', 'Merge feature', 'feature');
@@ -117,7 +121,7 @@ describe('actions/deadlinks one-click fixes: one review of suggestion blocks on 
     await gh?.close();
   });
 
-  it('a pull request adding moved and gone links: one review, a suggestion per fixable place that changes only the URL; the comment says what was offered and what is left', async () => {
+  it('a pull request adding moved and gone links (its base moved on): one review, a suggestion per fixable place on the head\'s line that changes only the URL; the comment says what was offered and what is left', async () => {
     const x = ext.url;
     const run = await runAction('actions/deadlinks', inputs({ files: 'README.md' }), pr(merge.dir));
     expect(run.code, run.stdout + run.stderr).to.equal(0);
@@ -142,7 +146,7 @@ describe('actions/deadlinks one-click fixes: one review of suggestion blocks on 
 
     const comment = gh.comments.find((c) => c.issue === 5)?.body ?? '';
     expect(comment).to.include('**Fixed for you:** 3 fixes (2 permanent redirects, 1 archived copy) offered as suggestions in [this run\'s review](');
-    expect(comment).to.include('1 known fix could not be offered as a suggestion').and.include('`README.md:7`').and.include('the URL is on the line more than once');
+    expect(comment).to.include('1 known fix could not be offered as a suggestion').and.include('`README.md:9`').and.include('the URL is on the line more than once');
     expect(comment).to.include('✋ **Left for you:** 1 broken link with no suggestion to accept (of the 2 listed below; 🛠️ marks a known fix).');
     expect(comment).to.match(/\| <http:[^>]+\/gone> \| ❌ `404` · 🛠️ fix: archived copy \|/);
     expect(archive.asked, 'the archive is asked for broken links only').to.have.members([`${x}/gone`, `${x}/lost`]);

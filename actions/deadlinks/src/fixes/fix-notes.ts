@@ -57,7 +57,7 @@ export function fixNotes(report: DeadLinkReport, plan: FixPlan, outcome: ReviewO
     const more = plan.unplaced.length - listed.length;
     notes.push(`${count(plan.unplaced.length, 'known fix', 'known fixes')} could not be offered as a suggestion, so no line is changed in a way you did not write: ${listed.join('; ')}${more ? `; and ${more} more` : ''}.`);
   }
-  const fixedPlaces = new Set(plan.fixes.filter((f) => f.broken).map((f) => `${f.url}\n${f.path}:${f.line}`));
+  const fixedPlaces = new Set(plan.fixes.filter((f) => f.broken).map((f) => `${f.url}\n${f.place}`));
   const left = report.broken_links.filter((item) => placesOf(item).some((p) => !p || !fixedPlaces.has(`${item.url}\n${p.file}:${p.line}`)));
   const of = left.length < report.broken_links.length ? ` (of the ${report.broken_links.length} listed below; 🛠️ marks a known fix)` : ' (listed below)';
   if (left.length) notes.push(`✋ **Left for you:** ${count(left.length, 'broken link')} with no suggestion to accept${of}.`);

@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { placesOf } from '../../../../server/links/formats/places.js';
 import type { DeadLinkReport, LinkItem, LinkSuggestion } from '../../../../server/links/report.js';
 import type { LineRange } from '../changed-lines/unified-diff.js';
-import { gitBlob } from '../documents/repository-paths.js';
+import { headLines, type HeadLines } from './head-lines.js';
 import { suggestedLine, suggestionBlock, type LineFix } from './suggested-line.js';
 
 export type { LinkSuggestion };
@@ -12,7 +10,10 @@ export type { LinkSuggestion };
 /** One review comment: a suggestion block that replaces the link on its line. */
 export interface PlannedFix {
   path: string;
+  /** In the pull request's head. */
   line: number;
+  /** `file:line` in the checkout, as the report counts places. */
+  place: string;
   /** The comment's body, its first line the marker. */
   body: string;
   /** Tells this fix's comment from every other (same path, line content and replacement). */
@@ -38,7 +39,7 @@ export interface FixPlan {
 export interface FixSource {
   /** The checkout, whose lines the report's places are in. */
   workspace: string;
-  /** The pull request's head: review comments address its lines. */
+  /** The pull request's head: review comments address its lines (mapped from the checkout's). */
   headSha?: string;
   /** Per path, the lines the pull request adds or changes (review comments can only go there). */
   changed: Record<string, LineRange[] | 'all'>;
@@ -48,17 +49,17 @@ export interface FixSource {
 
 /**
  * The suggestion comments for the report's links with a known fix, one per place on a
- * changed line. A place is offered only when its line in the checkout is the line in the
- * pull request's head (a base that moved under a test merge commit shifts lines) and the
- * link can be replaced on it without touching anything else.
+ * changed line, addressed to the line's number in the pull request's head (on a test merge
+ * commit whose base moved on, its shifted one). A place is offered only when the head has
+ * that line unchanged and the link can be replaced on it without touching anything else.
  */
 export async function planFixes(report: DeadLinkReport, src: FixSource): Promise<FixPlan> {
   const lists: Array<[LinkItem[], boolean]> = [[report.broken_links, true], [report.redirects, false], [report.upgrades ?? [], false], [report.warnings, false]];
   const seen = new Set<string>();
-  const files = new Map<string, Promise<{ ws?: string[]; head?: string[] }>>();
+  const files = new Map<string, Promise<HeadLines>>();
   const linesOf = (file: string) => {
-    if (!files.has(file)) files.set(file, readLines(src, file));
-    return files.get(file) as Promise<{ ws?: string[]; head?: string[] }>;
+    if (!files.has(file)) files.set(file, headLines(src.workspace, src.headSha, file));
+    return files.get(file) as Promise<HeadLines>;
   };
   const plan: FixPlan = { fixes: [], unplaced: [] };
   for (const [items, broken] of lists) {
@@ -75,9 +76,10 @@ export async function planFixes(report: DeadLinkReport, src: FixSource): Promise
           plan.unplaced.push({ url: item.url, suggestion, place, why: 'no_diff' });
           continue;
         }
-        const { ws, head } = await linesOf(p.file);
-        const text = ws?.[p.line - 1];
-        if (text === undefined || (head && head[p.line - 1] !== text)) {
+        const lines = await linesOf(p.file);
+        const text = lines.text(p.line);
+        const line = lines.inHead(p.line);
+        if (text === undefined || line === undefined) {
           plan.unplaced.push({ url: item.url, suggestion, place, why: 'moved' });
           continue;
         }
@@ -88,7 +90,7 @@ export async function planFixes(report: DeadLinkReport, src: FixSource): Promise
         }
         const marker = `<!-- sitelens:deadlinks-fix key=${src.key.replace(/[^\w.:/@+=-]/g, '_').slice(0, 120)} fix=${digest(p.file, text, fixed.line)} -->`;
         const body = [marker, why(item, suggestion), '', suggestionBlock(fixed.line)].join('\n');
-        plan.fixes.push({ path: p.file, line: p.line, body, marker, url: item.url, suggestion, broken });
+        plan.fixes.push({ path: p.file, line, place, body, marker, url: item.url, suggestion, broken });
       }
     }
   }
@@ -107,14 +109,6 @@ function onChangedLine(changed: FixSource['changed'], file: string, line: number
   if (ranges === undefined) return false;
   if (ranges === 'all') return 'whole_file';
   return ranges.some(([from, to]) => line >= from && line <= to);
-}
-
-/** The file's lines in the checkout and, when the checkout has the head commit, in the head. */
-async function readLines(src: FixSource, file: string): Promise<{ ws?: string[]; head?: string[] }> {
-  const split = (text: string) => text.split(/\r\n|\n|\r/);
-  const ws = await readFile(path.join(src.workspace, file), 'utf8').then(split, () => undefined);
-  const head = src.headSha ? await gitBlob(src.workspace, `${src.headSha}:${file}`) : undefined;
-  return { ws, head: head ? split(head.toString('utf8')) : undefined };
 }
 
 /** The comment's sentence: what the link does now and what the suggestion links instead. */
