@@ -182,6 +182,17 @@ describe('actions/deadlinks one-click fixes: one review of suggestion blocks on 
     }
   });
 
+  it('a fork\'s read-only token: GitHub refuses the review; the run still passes, warns, and the summary says what could not be offered', async () => {
+    // A pull request of its own: the earlier runs' suggestions on PR 5 would rightly leave nothing to post.
+    pullFiles.pullFiles = { ...pullFiles.pullFiles, 8: await pullFilesOf(repo, base, head) };
+    const reviews = gh.reviews.length;
+    const run = await runAction('actions/deadlinks', inputs({ files: 'README.md', github_token: 'ghs_readonly_fork' }), pr(merge.dir, { pullRequest: 8 }));
+    expect(run.code, run.stdout + run.stderr).to.equal(0);
+    expect(gh.reviews).to.have.length(reviews);
+    expect(run.commands.some((c) => c.startsWith('::warning::Could not post the suggestions: GitHub refused the review (403)'))).to.equal(true);
+    expect(run.summary).to.include('🛠️ 3 fixes (2 permanent redirects, 1 archived copy) could not be offered as suggestions: GitHub refused the review (403)');
+  });
+
   it('suggestions: false asks the API for no fixes and posts no review', async () => {
     const reviews = gh.reviews.length;
     const run = await runAction('actions/deadlinks', inputs({ files: 'README.md', suggestions: 'false', comment: 'false' }), pr(merge.dir));

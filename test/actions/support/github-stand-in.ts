@@ -69,7 +69,8 @@ export interface StandInOptions {
  * The loopback GitHub API stand-in (the one allowed double), answering as GitHub does:
  * issue comments (list, create, update) with their authors; the token's identity through
  * GraphQL `viewer` (installation tokens, `ghs_…`, are `github-actions[bot]`; any other
- * token is the user named after `ghp_`), with REST `GET /user` refusing installation tokens
+ * token is the user named after `ghp_`; a `ghs_readonly…` token, a fork's, may only read), with
+ * REST `GET /user` refusing installation tokens
  * ("Resource not accessible by integration"); a pull request's files with their patches,
  * paginated with `Link` headers; a repository README for the API's GitHub mode; pull request
  * reviews with line comments (refused, 422, on a line outside the diff when the files are
@@ -111,6 +112,10 @@ export async function startGithubStandIn(opts: StandInOptions = {}) {
     }
     const who = identity(req.headers.authorization);
     if (!who) return send(401, { message: 'Requires authentication' });
+    // A fork's pull_request token (here `ghs_readonly…`) reads but cannot write, as GitHub answers it.
+    if (/^(?:token|bearer) ghs_readonly/i.test(req.headers.authorization ?? '') && req.method !== 'GET' && path.startsWith('/repos/')) {
+      return send(403, { message: 'Resource not accessible by integration' });
+    }
 
     if (path === '/graphql' && req.method === 'POST') {
       if (/\bviewer\b/.test(body?.query ?? '')) return send(200, { data: { viewer: { login: who.login } } });
