@@ -101304,29 +101304,31 @@ function annotate(item, level, title) {
 ;// CONCATENATED MODULE: ./actions/shared/src/pull-request-review.ts
 
 /**
- * One review (event COMMENT) with the comments the pull request does not have yet: an
- * earlier run's comment with the same marker on the same path and line is not repeated.
- * Nothing new: no review at all, so a re-run does not add empty reviews.
+ * One review (event COMMENT) with the comments the pull request does not have yet, at most
+ * `max` of them (the rest are `held` for a later run, so each run moves on): an earlier run's
+ * comment with the same marker on the same path and line is not repeated. Nothing new: no
+ * review at all, so a re-run does not add empty reviews. `body` is told how many it carries.
  */
-async function postReview(t, body, comments) {
+async function postReview(t, body, comments, max) {
     if (!comments.length)
-        return { posted: 0, repeated: 0 };
+        return { posted: 0, repeated: 0, held: [] };
     const octokit = getOctokit(t.token, { baseUrl: t.apiUrl });
     const where = { owner: t.owner, repo: t.repo, pull_number: t.pullNumber };
     const existing = await octokit.paginate(octokit.rest.pulls.listReviewComments, { ...where, per_page: 100 });
     const already = (c) => existing.some((e) => e.path === c.path && (e.line ?? e.original_line) === c.line && e.body.includes(c.marker));
     const fresh = comments.filter((c) => !already(c));
     const repeated = comments.length - fresh.length;
+    const held = fresh.splice(max);
     if (!fresh.length)
-        return { posted: 0, repeated };
+        return { posted: 0, repeated, held };
     const review = await octokit.rest.pulls.createReview({
         ...where,
         commit_id: t.commitId,
         event: 'COMMENT',
-        body,
+        body: body(fresh.length),
         comments: fresh.map((c) => ({ path: c.path, line: c.line, side: 'RIGHT', body: c.body })),
     });
-    return { posted: fresh.length, repeated, url: review.data.html_url };
+    return { posted: fresh.length, repeated, held, url: review.data.html_url };
 }
 
 ;// CONCATENATED MODULE: ./actions/deadlinks/src/fixes/fix-notes.ts
@@ -101349,20 +101351,20 @@ const whyNot = {
 const unplacedShown = 5;
 /**
  * The PR comment's lines for a reviewer: which fixes were offered as suggestions (by kind,
- * and where; `held` more wait for a later review), which known fixes could not be, and which
- * broken links are left to fix by hand.
- * Always a few lines, whatever the report's size: places are listed only for the few fixes
- * that could not be offered.
+ * and where; those past a review's `max` wait for a later run), which known fixes could not
+ * be, and which broken links are left to fix by hand. Always a few lines, whatever the
+ * report's size: places are listed only for the few fixes that could not be offered.
  */
-function fixNotes(report, plan, outcome, held = 0) {
+function fixNotes(report, plan, outcome, max) {
     const notes = [];
-    const offered = plan.fixes.length;
-    if (offered) {
+    const held = new Set(outcome.kind === 'posted' ? outcome.review.held : []);
+    const offered = plan.fixes.filter((f) => !held.has(f));
+    if (offered.length) {
         const kinds = Object.keys(reasonNouns)
-            .map((r) => [r, plan.fixes.filter((f) => f.suggestion.reason === r).length])
+            .map((r) => [r, offered.filter((f) => f.suggestion.reason === r).length])
             .filter(([, n]) => n)
             .map(([r, n]) => count(n, ...reasonNouns[r]));
-        const what = `${count(offered, 'fix', 'fixes')} (${kinds.join(', ')})`;
+        const what = `${count(offered.length, 'fix', 'fixes')} (${kinds.join(', ')})`;
         if (outcome.kind === 'failed')
             notes.push(`🛠️ ${what} could not be offered as suggestions: ${outcome.reason}.`);
         else {
@@ -101372,8 +101374,8 @@ function fixNotes(report, plan, outcome, held = 0) {
             notes.push(`🛠️ **Fixed for you:** ${what} offered as suggestions in ${where}${earlier}. Each replaces only the link on its line: “Commit suggestion” applies it.`);
         }
     }
-    if (held)
-        notes.push(`${count(held, 'more fix', 'more fixes')} past the ${offered} a review carries will be offered by a later run.`);
+    if (held.size)
+        notes.push(`${count(held.size, 'more fix', 'more fixes')} past the ${max} new suggestions a review carries will be offered by the next run.`);
     if (plan.unplaced.length) {
         const listed = plan.unplaced
             .slice(0, unplacedShown)
@@ -101381,7 +101383,7 @@ function fixNotes(report, plan, outcome, held = 0) {
         const more = plan.unplaced.length - listed.length;
         notes.push(`${count(plan.unplaced.length, 'known fix', 'known fixes')} could not be offered as a suggestion, so no line is changed in a way you did not write: ${listed.join('; ')}${more ? `; and ${more} more` : ''}.`);
     }
-    const fixedPlaces = new Set(plan.fixes.filter((f) => f.broken).map((f) => `${f.url}\n${f.place}`));
+    const fixedPlaces = new Set((outcome.kind === 'posted' ? offered : []).filter((f) => f.broken).map((f) => `${f.url}\n${f.place}`));
     const left = report.broken_links.filter((item) => placesOf(item).some((p) => !p || !fixedPlaces.has(`${item.url}\n${p.file}:${p.line}`)));
     const of = left.length < report.broken_links.length ? ` (of the ${report.broken_links.length} listed below; 🛠️ marks a known fix)` : ' (listed below)';
     if (left.length)
@@ -101575,7 +101577,7 @@ function why(item, s) {
 
 
 
-/** Most suggestions in one review; the rest wait for the next run (a huge review is slow to post and to read). */
+/** Most new suggestions in one review; the rest wait for the next run (a huge review is slow to post and to read). */
 const maxSuggestions = 100;
 /**
  * On a changed_only pull request run whose report carries fixes (`suggest_fixes`): one
@@ -101588,21 +101590,19 @@ async function offerFixes(s, outcome, report) {
     if (!s.suggestions || !pr || !outcome.changedLines)
         return [];
     const plan = await planFixes(report, { workspace: s.github.workspace, headSha: pr.headSha, changed: outcome.changedLines, key: s.comment.key });
-    const extra = plan.fixes.length - maxSuggestions;
-    if (extra > 0)
-        plan.fixes = plan.fixes.slice(0, maxSuggestions);
     let review;
     if (!plan.fixes.length)
-        review = { kind: 'posted', review: { posted: 0, repeated: 0 } };
+        review = { kind: 'posted', review: { posted: 0, repeated: 0, held: [] } };
     else if (!s.githubToken)
         review = { kind: 'failed', reason: 'there is no github_token' };
     else {
         const [owner, repo] = s.github.repository.split('/');
-        const body = `SiteLens dead-link check: ${count(plan.fixes.length, 'suggested fix', 'suggested fixes')} for links on lines this pull request changes. Each replaces only the link.`;
+        const body = (n) => `SiteLens dead-link check: ${count(n, 'suggested fix', 'suggested fixes')} for links on lines this pull request changes. Each replaces only the link.`;
         try {
-            const posted = await postReview({ token: s.githubToken, apiUrl: s.github.apiUrl, owner, repo, pullNumber: pr.number, commitId: pr.headSha }, body, plan.fixes);
+            const target = { token: s.githubToken, apiUrl: s.github.apiUrl, owner, repo, pullNumber: pr.number, commitId: pr.headSha };
+            const posted = await postReview(target, body, plan.fixes, maxSuggestions);
             review = { kind: 'posted', review: posted };
-            info(`Review: ${count(posted.posted, 'suggestion')} posted, ${posted.repeated} already in the pull request.`);
+            info(`Review: ${count(posted.posted, 'suggestion')} posted, ${posted.repeated} already in the pull request, ${posted.held.length} held for a later run.`);
         }
         catch (err) {
             const status = err.status;
@@ -101611,7 +101611,7 @@ async function offerFixes(s, outcome, report) {
             review = { kind: 'failed', reason };
         }
     }
-    return fixNotes(report, plan, review, Math.max(0, extra));
+    return fixNotes(report, plan, review, maxSuggestions);
 }
 
 ;// CONCATENATED MODULE: ./server/links/formats/sarif.ts

@@ -236,12 +236,23 @@ describe('actions/deadlinks one-click fixes: one review of suggestion blocks on 
         expect(body.length).to.be.at.most(65_536);
         expect(body).to.include(`**Fixed for you:** ${offered} fixes (${offered} permanent redirects) offered as suggestions in [this run's review](`);
         expect(body).to.include(`✋ **Left for you:** ${(n / 2).toLocaleString('en-US')} broken links with no suggestion to accept (listed below).`);
-        if (n > 200) expect(body).to.include(`${(n / 2 - 100).toLocaleString('en-US')} more fixes past the 100 a review carries`);
+        if (n > 200) expect(body).to.include(`${(n / 2 - 100).toLocaleString('en-US')} more fixes past the 100 new suggestions a review carries will be offered by the next run.`);
         // What is left is listed (or counted where it does not fit): the table rows and the cut note add up to the broken links.
         const problemTables = marked.lexer(body).filter((t): t is Tokens.Table => t.type === 'table' && t.header[1]?.text === 'Status');
         const rows = problemTables.reduce((k, t) => k + t.rows.length, 0);
         const cut = Number(/: ([\d,]+) broken links/.exec(body.split('✂️')[1] ?? '')?.[1].replace(/,/g, '') ?? 0);
         expect(rows + cut).to.equal(n / 2);
+        if (n > 200) {
+          // The next run moves on to the next hundred, not the same ones again.
+          const next = await runAction('actions/deadlinks', inputs({ files: 'docs/many.md' }), pr(clone.dir, { pullRequest: n }));
+          expect(next.code, next.stdout + next.stderr).to.equal(0);
+          const [first, second] = gh.reviews.slice(-2).map((r) => new Set(r.comments.map((c) => c.line)));
+          expect(second.size).to.equal(100);
+          expect([...second].filter((l) => first.has(l))).to.deep.equal([]);
+          const again = gh.comments.find((c) => c.issue === n)?.body ?? '';
+          expect(again).to.include('**Fixed for you:** 200 fixes (200 permanent redirects) offered as suggestions in [this run\'s review](').and.include('100 were offered by an earlier run');
+          expect(again).to.include(`${(n / 2 - 200).toLocaleString('en-US')} more fixes past the 100 new suggestions`);
+        }
       } finally {
         await clone.remove();
       }

@@ -25,30 +25,34 @@ export interface PostedReview {
   posted: number;
   /** Comments left out because the pull request already has them. */
   repeated: number;
+  /** New comments past `max`, left for a later review. */
+  held: LineComment[];
   /** The review's web address, when one was made. */
   url?: string;
 }
 
 /**
- * One review (event COMMENT) with the comments the pull request does not have yet: an
- * earlier run's comment with the same marker on the same path and line is not repeated.
- * Nothing new: no review at all, so a re-run does not add empty reviews.
+ * One review (event COMMENT) with the comments the pull request does not have yet, at most
+ * `max` of them (the rest are `held` for a later run, so each run moves on): an earlier run's
+ * comment with the same marker on the same path and line is not repeated. Nothing new: no
+ * review at all, so a re-run does not add empty reviews. `body` is told how many it carries.
  */
-export async function postReview(t: ReviewTarget, body: string, comments: LineComment[]): Promise<PostedReview> {
-  if (!comments.length) return { posted: 0, repeated: 0 };
+export async function postReview(t: ReviewTarget, body: (comments: number) => string, comments: LineComment[], max: number): Promise<PostedReview> {
+  if (!comments.length) return { posted: 0, repeated: 0, held: [] };
   const octokit = getOctokit(t.token, { baseUrl: t.apiUrl });
   const where = { owner: t.owner, repo: t.repo, pull_number: t.pullNumber };
   const existing = await octokit.paginate(octokit.rest.pulls.listReviewComments, { ...where, per_page: 100 });
   const already = (c: LineComment) => existing.some((e) => e.path === c.path && (e.line ?? e.original_line) === c.line && e.body.includes(c.marker));
   const fresh = comments.filter((c) => !already(c));
   const repeated = comments.length - fresh.length;
-  if (!fresh.length) return { posted: 0, repeated };
+  const held = fresh.splice(max);
+  if (!fresh.length) return { posted: 0, repeated, held };
   const review = await octokit.rest.pulls.createReview({
     ...where,
     commit_id: t.commitId,
     event: 'COMMENT',
-    body,
+    body: body(fresh.length),
     comments: fresh.map((c) => ({ path: c.path, line: c.line, side: 'RIGHT' as const, body: c.body })),
   });
-  return { posted: fresh.length, repeated, url: review.data.html_url };
+  return { posted: fresh.length, repeated, held, url: review.data.html_url };
 }

@@ -27,20 +27,20 @@ const unplacedShown = 5;
 
 /**
  * The PR comment's lines for a reviewer: which fixes were offered as suggestions (by kind,
- * and where; `held` more wait for a later review), which known fixes could not be, and which
- * broken links are left to fix by hand.
- * Always a few lines, whatever the report's size: places are listed only for the few fixes
- * that could not be offered.
+ * and where; those past a review's `max` wait for a later run), which known fixes could not
+ * be, and which broken links are left to fix by hand. Always a few lines, whatever the
+ * report's size: places are listed only for the few fixes that could not be offered.
  */
-export function fixNotes(report: DeadLinkReport, plan: FixPlan, outcome: ReviewOutcome, held = 0): string[] {
+export function fixNotes(report: DeadLinkReport, plan: FixPlan, outcome: ReviewOutcome, max: number): string[] {
   const notes: string[] = [];
-  const offered = plan.fixes.length;
-  if (offered) {
+  const held = new Set<object>(outcome.kind === 'posted' ? outcome.review.held : []);
+  const offered = plan.fixes.filter((f) => !held.has(f));
+  if (offered.length) {
     const kinds = (Object.keys(reasonNouns) as Array<LinkSuggestion['reason']>)
-      .map((r) => [r, plan.fixes.filter((f) => f.suggestion.reason === r).length] as const)
+      .map((r) => [r, offered.filter((f) => f.suggestion.reason === r).length] as const)
       .filter(([, n]) => n)
       .map(([r, n]) => count(n, ...reasonNouns[r]));
-    const what = `${count(offered, 'fix', 'fixes')} (${kinds.join(', ')})`;
+    const what = `${count(offered.length, 'fix', 'fixes')} (${kinds.join(', ')})`;
     if (outcome.kind === 'failed') notes.push(`🛠️ ${what} could not be offered as suggestions: ${outcome.reason}.`);
     else {
       const { posted, repeated, url } = outcome.review;
@@ -49,7 +49,7 @@ export function fixNotes(report: DeadLinkReport, plan: FixPlan, outcome: ReviewO
       notes.push(`🛠️ **Fixed for you:** ${what} offered as suggestions in ${where}${earlier}. Each replaces only the link on its line: “Commit suggestion” applies it.`);
     }
   }
-  if (held) notes.push(`${count(held, 'more fix', 'more fixes')} past the ${offered} a review carries will be offered by a later run.`);
+  if (held.size) notes.push(`${count(held.size, 'more fix', 'more fixes')} past the ${max} new suggestions a review carries will be offered by the next run.`);
   if (plan.unplaced.length) {
     const listed = plan.unplaced
       .slice(0, unplacedShown)
@@ -57,7 +57,7 @@ export function fixNotes(report: DeadLinkReport, plan: FixPlan, outcome: ReviewO
     const more = plan.unplaced.length - listed.length;
     notes.push(`${count(plan.unplaced.length, 'known fix', 'known fixes')} could not be offered as a suggestion, so no line is changed in a way you did not write: ${listed.join('; ')}${more ? `; and ${more} more` : ''}.`);
   }
-  const fixedPlaces = new Set(plan.fixes.filter((f) => f.broken).map((f) => `${f.url}\n${f.place}`));
+  const fixedPlaces = new Set((outcome.kind === 'posted' ? offered : []).filter((f) => f.broken).map((f) => `${f.url}\n${f.place}`));
   const left = report.broken_links.filter((item) => placesOf(item).some((p) => !p || !fixedPlaces.has(`${item.url}\n${p.file}:${p.line}`)));
   const of = left.length < report.broken_links.length ? ` (of the ${report.broken_links.length} listed below; 🛠️ marks a known fix)` : ' (listed below)';
   if (left.length) notes.push(`✋ **Left for you:** ${count(left.length, 'broken link')} with no suggestion to accept${of}.`);

@@ -7,7 +7,7 @@ import type { DeadlinksSettings } from '../settings.js';
 import { fixNotes, type ReviewOutcome } from './fix-notes.js';
 import { planFixes } from './plan-fixes.js';
 
-/** Most suggestions in one review; the rest wait for the next run (a huge review is slow to post and to read). */
+/** Most new suggestions in one review; the rest wait for the next run (a huge review is slow to post and to read). */
 export const maxSuggestions = 100;
 
 /**
@@ -20,18 +20,17 @@ export async function offerFixes(s: DeadlinksSettings, outcome: CheckOutcome, re
   const pr = s.github.pullRequest;
   if (!s.suggestions || !pr || !outcome.changedLines) return [];
   const plan = await planFixes(report, { workspace: s.github.workspace, headSha: pr.headSha, changed: outcome.changedLines, key: s.comment.key });
-  const extra = plan.fixes.length - maxSuggestions;
-  if (extra > 0) plan.fixes = plan.fixes.slice(0, maxSuggestions);
   let review: ReviewOutcome;
-  if (!plan.fixes.length) review = { kind: 'posted', review: { posted: 0, repeated: 0 } };
+  if (!plan.fixes.length) review = { kind: 'posted', review: { posted: 0, repeated: 0, held: [] } };
   else if (!s.githubToken) review = { kind: 'failed', reason: 'there is no github_token' };
   else {
     const [owner, repo] = s.github.repository.split('/');
-    const body = `SiteLens dead-link check: ${count(plan.fixes.length, 'suggested fix', 'suggested fixes')} for links on lines this pull request changes. Each replaces only the link.`;
+    const body = (n: number) => `SiteLens dead-link check: ${count(n, 'suggested fix', 'suggested fixes')} for links on lines this pull request changes. Each replaces only the link.`;
     try {
-      const posted = await postReview({ token: s.githubToken, apiUrl: s.github.apiUrl, owner, repo, pullNumber: pr.number, commitId: pr.headSha }, body, plan.fixes);
+      const target = { token: s.githubToken, apiUrl: s.github.apiUrl, owner, repo, pullNumber: pr.number, commitId: pr.headSha };
+      const posted = await postReview(target, body, plan.fixes, maxSuggestions);
       review = { kind: 'posted', review: posted };
-      core.info(`Review: ${count(posted.posted, 'suggestion')} posted, ${posted.repeated} already in the pull request.`);
+      core.info(`Review: ${count(posted.posted, 'suggestion')} posted, ${posted.repeated} already in the pull request, ${posted.held.length} held for a later run.`);
     } catch (err) {
       const status = (err as { status?: number }).status;
       const reason = `GitHub refused the review${status ? ` (${status})` : ''}: ${(err as Error).message.split('\n')[0]}`;
@@ -39,5 +38,5 @@ export async function offerFixes(s: DeadlinksSettings, outcome: CheckOutcome, re
       review = { kind: 'failed', reason };
     }
   }
-  return fixNotes(report, plan, review, Math.max(0, extra));
+  return fixNotes(report, plan, review, maxSuggestions);
 }
