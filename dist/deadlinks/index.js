@@ -101535,7 +101535,7 @@ async function planFixes(report, src) {
                     plan.unplaced.push({ url: item.url, suggestion, place, why: fixed.why });
                     continue;
                 }
-                const marker = `<!-- sitelens:deadlinks-fix key=${src.key.replace(/[^\w.:/@+=-]/g, '_').slice(0, 120)} fix=${digest(p.file, text, fixed.line)} -->`;
+                const marker = `<!-- sitelens:deadlinks-fix key=${markerKey(src.key)} fix=${digest(p.file, text, fixed.line)} -->`;
                 const body = [marker, why(item, suggestion), '', suggestionBlock(fixed.line)].join('\n');
                 plan.fixes.push({ path: p.file, line, place, body, marker, url: item.url, suggestion, broken });
             }
@@ -101543,6 +101543,8 @@ async function planFixes(report, src) {
     }
     return plan;
 }
+/** The key as the sticky comment's marker writes it: nothing in it can end the HTML comment early. */
+const markerKey = (key) => key.replace(/[^\w.:/@+=-]/g, '_').replace(/-{2,}/g, '-').slice(0, 120);
 const digest = (...parts) => (0,external_node_crypto_.createHash)('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
 /**
  * Whether a line is one the pull request changes: `whole_file` for a file GitHub shows no

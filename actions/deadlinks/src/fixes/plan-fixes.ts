@@ -88,7 +88,7 @@ export async function planFixes(report: DeadLinkReport, src: FixSource): Promise
           plan.unplaced.push({ url: item.url, suggestion, place, why: fixed.why });
           continue;
         }
-        const marker = `<!-- sitelens:deadlinks-fix key=${src.key.replace(/[^\w.:/@+=-]/g, '_').slice(0, 120)} fix=${digest(p.file, text, fixed.line)} -->`;
+        const marker = `<!-- sitelens:deadlinks-fix key=${markerKey(src.key)} fix=${digest(p.file, text, fixed.line)} -->`;
         const body = [marker, why(item, suggestion), '', suggestionBlock(fixed.line)].join('\n');
         plan.fixes.push({ path: p.file, line, place, body, marker, url: item.url, suggestion, broken });
       }
@@ -96,6 +96,9 @@ export async function planFixes(report: DeadLinkReport, src: FixSource): Promise
   }
   return plan;
 }
+
+/** The key as the sticky comment's marker writes it: nothing in it can end the HTML comment early. */
+const markerKey = (key: string) => key.replace(/[^\w.:/@+=-]/g, '_').replace(/-{2,}/g, '-').slice(0, 120);
 
 const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
 
