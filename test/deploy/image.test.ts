@@ -55,7 +55,7 @@ describe('the container image, as `docker run` runs it', function () {
     expect(licences).to.include('GNU GENERAL PUBLIC LICENSE').and.include('MIT License').and.include('enthec/webappanalyzer');
   });
 
-  it('alone, on a read-only root with /tmp and a data volume: health, a screenshot, keys kept on the volume across a restart, SIGTERM drains an in-flight render and exits 0', async () => {
+  it('alone, on a read-only root with /tmp and a data volume: health, a screenshot, keys and the job-secrets key kept on the volume across a restart (a queued job with target_headers completes), SIGTERM drains an in-flight render and exits 0', async () => {
     const port = await freePort();
     const volume = `sitelens-test-${crypto.randomBytes(4).toString('hex')}`;
     volumes.push(volume);
@@ -76,6 +76,10 @@ describe('the container image, as `docker run` runs it', function () {
     expect(await picture(Buffer.from(await shot.arrayBuffer()))).to.deep.include({ width: 800, height: 600 }).and.satisfy((p: { colours: number }) => p.colours > 1);
     console.log(`      from docker run: /api/health 200 after ${healthMs} ms, a screenshot after ${screenshotMs} ms`);
 
+    // `serve` makes the key that seals queued jobs' target_headers, on the volume.
+    const secretsKey = await first.exec(['cat', '/data/job-secrets.key']);
+    expect(Buffer.from(secretsKey.trim(), 'base64')).to.have.length(32);
+
     // A render under way when SIGTERM arrives finishes (delay: 4 s before capture); the process exits 0.
     const inFlight = fetch(`${base}/api/screenshot?url=${encodeURIComponent('http://127.0.0.1:8080/')}&delay=4000&full_page=false`, { headers: { 'X-API-Key': key } });
     await until('the render to be under way', async () => {
@@ -89,9 +93,26 @@ describe('the container image, as `docker run` runs it', function () {
     console.log(`      SIGTERM to exit 0: ${Date.now() - stopping} ms, with a 4 s render in flight`);
 
     // Same volume, new container: the key made before is still there.
-    await start(args);
+    const second = await start(args);
     await answers200(`${base}/api/health`, Date.now());
     expect((await fetch(`${base}/api/usage`, { headers: { 'X-API-Key': key } })).status).to.equal(200);
+    expect(await second.exec(['cat', '/data/job-secrets.key']), 'the sealing key is the one made before the restart').to.equal(secretsKey);
+
+    // So a queued job with headers is taken (not the 400 of a service without JOB_SECRETS_KEY)
+    // and its worker opens them. The queue wants a paid tier: the operator's command sets it.
+    await second.exec(['/app/deploy/docker/entrypoint.sh', 'keys', 'set-tier', key, 'pro']);
+    const queued = await fetch(`${base}/api/screenshot/queue`, {
+      method: 'POST',
+      headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ url: 'http://127.0.0.1:8080/', target_headers: { Authorization: 'Bearer preview-token' } }),
+    });
+    expect(queued.status, await queued.clone().text()).to.equal(202);
+    const { job_id: jobId } = (await queued.json()) as { job_id: string };
+    const done = await until('the queued screenshot with target_headers to finish', async () => {
+      const { status } = (await (await fetch(`${base}/api/screenshot/status/${jobId}`, { headers: { 'X-API-Key': key } })).json()) as { status: string };
+      return status === 'completed' || status === 'failed' ? status : undefined;
+    });
+    expect(done).to.equal('completed');
   });
 
   describe('the scale-out roles and the actions, on this host network (a loopback site, its own Redis)', () => {
