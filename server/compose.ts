@@ -21,7 +21,7 @@ import { createDocumentExtractor } from './links/extract-pool.js';
 import { ScreenshotJobs } from './jobs/screenshot-job.js';
 import { CompareJobs } from './jobs/compare-job.js';
 import { Webhooks } from './jobs/webhooks/webhooks.js';
-import { ResultCache } from './links/result-cache.js';
+import { cacheOffOrigin, ResultCache } from './links/result-cache.js';
 import { waybackLookup } from './links/wayback.js';
 import { createBrowserRenderer } from './links/browser-renderer.js';
 import type { DocumentExtractor } from './links/extract-pool.js';
@@ -132,16 +132,17 @@ export function linkDeps(
   };
   return (owner, { targetHeaders, cacheTtl } = {}) => {
     const renderer = createBrowserRenderer(pagesWithTargetHeaders(parts.browser.as(owner), targetHeaders), http.policy, config.BROWSER_CONCURRENCY);
-    if (!targetHeaders) return { ...shared, cache: parts.cache.forCaller(owner.id, cacheTtl), renderer };
-    // A protected target answers these requests as it answers no one else: no result of them
-    // may be shared through the cache, nor any other caller's reused for them.
-    return { ...shared, dispatcher: withTargetHeaders(shared.dispatcher, targetHeaders), cache: undefined, renderer };
+    const cache = parts.cache.forCaller(owner.id, cacheTtl);
+    if (!targetHeaders) return { ...shared, cache, renderer };
+    // A protected target answers these requests as it answers no one else: no result that
+    // touched its origin is shared through the cache, nor another caller's reused for it.
+    return { ...shared, dispatcher: withTargetHeaders(shared.dispatcher, targetHeaders), cache: cacheOffOrigin(cache, targetHeaders.origin), renderer };
   };
 }
 
 /** What one check asks of the link checker besides its owner. */
 export interface LinkCallOptions {
-  /** Headers for one origin (a protected preview): its requests and renders carry them, nothing is cached. */
+  /** Headers for one origin (a protected preview): its requests and renders carry them, and no result that touched it is cached. */
   targetHeaders?: TargetHeaders;
   /** A request's `cache_ttl`: its working results kept that long under the owner's own scope (`ResultCache.forCaller`). */
   cacheTtl?: number;

@@ -110,3 +110,30 @@ export class ResultCache implements LinkResultCache {
     };
   }
 }
+
+/**
+ * A cache for a check that sends headers to one origin (a protected preview, `target_headers`):
+ * that origin answers these requests as it answers no one else, so no result that touched it
+ * (the URL, a hop of its redirects, or where they ended) is read from or written to `cache`;
+ * every other link (the external ones, most of a site's) is cached as for any check.
+ */
+export function cacheOffOrigin(cache: LinkResultCache, origin: string): LinkResultCache {
+  const onOrigin = (url: string) => {
+    try {
+      return new URL(url).origin === origin;
+    } catch {
+      return false;
+    }
+  };
+  const touches = (r: CheckResult) => onOrigin(r.url) || onOrigin(r.final_url) || r.redirect_chain.some((hop) => onOrigin(hop.url) || onOrigin(hop.location));
+  return {
+    get: async (url) => {
+      if (onOrigin(url)) return null;
+      const hit = await cache.get(url);
+      return hit && !touches(hit) ? hit : null;
+    },
+    set: async (result) => {
+      if (!touches(result)) await cache.set(result);
+    },
+  };
+}
