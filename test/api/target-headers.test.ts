@@ -110,6 +110,26 @@ describe('target_headers: protected previews get their headers, other hosts neve
     expect(leaked()).to.deep.equal([]);
   });
 
+  it('POST /api/screenshot/batch shoots protected pages of one origin with the headers; a batch spanning origins with headers answers 400 naming target_headers', async () => {
+    const r = await svc.call('/api/screenshot/batch', {
+      method: 'POST',
+      headers: { 'x-api-key': key },
+      json: { urls: [`${preview.url}/`, `${preview.url}/about`], width: 400, height: 300, target_headers: { Authorization: BEARER } },
+    });
+    expect(r.status, r.text).to.equal(200);
+    expect(r.body.results.map((x: { target_status: number }) => x.target_status)).to.deep.equal([200, 200]);
+    expect(leaked()).to.deep.equal([]);
+
+    const mixed = await svc.call('/api/screenshot/batch', {
+      method: 'POST',
+      headers: { 'x-api-key': key },
+      json: { urls: [`${preview.url}/`, `${other.url}/external`], target_headers: { Authorization: BEARER } },
+    });
+    expect(mixed.status, mixed.text).to.equal(400);
+    expect(mixed.body.error).to.match(/target_headers .*one origin/);
+    expect(mixed.text).not.to.contain(BEARER);
+  });
+
   for (const [what, headers, rule] of [
     ['Host', { Host: 'evil.example' }, /target_headers header "Host" is refused/],
     ['a hop-by-hop header', { Connection: 'close' }, /target_headers header "Connection" is refused/],

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { BadInputError, UnauthorizedError, httpReply } from '../../errors/index.js';
 import { defineRoute, qBool, qInt, qOptionalBool, qUrl, errorResponse } from '../route.js';
-import { scopeTargetHeaders, targetHeadersQuery } from '../../net/target-headers.js';
+import { originOf, scopeTargetHeaders, targetHeadersBody, targetHeadersQuery } from '../../net/target-headers.js';
 import { captureScreenshot, screenshotDefaults, screenshotDeps, viewportRange, type ScreenshotOptions } from '../../render/screenshot.js';
 import type { RenderOwner } from '../../render/browser-pool.js';
 import { viewportNames, viewportPresets } from '../../render/viewports.js';
@@ -85,8 +85,18 @@ const batchBody = z
     full_page: z.boolean().default(false).describe('Whole page or the viewport; false by default in a batch (the contract\'s default; GET and the queue default to true)'),
     delay: z.number().int().min(0).max(10_000).default(0),
     block_ads: z.boolean().default(false),
+    target_headers: targetHeadersBody.describe(
+      'Request headers for protected pages (see GET /api/screenshot), sent to the one origin every URL of the batch is on: with target_headers, a batch spanning origins is refused, so a secret meant for a preview never reaches another site in the list.',
+    ),
   })
-  .strict();
+  .strict()
+  .superRefine((b, ctx) => {
+    if (!b.target_headers || !Object.keys(b.target_headers).length) return;
+    const origins = new Set(b.urls.map((u) => originOf(u)));
+    if (origins.size > 1) {
+      ctx.addIssue({ code: 'custom', path: ['target_headers'], message: `target_headers go to one origin, and these urls are on ${origins.size}; send one batch per origin (the headers only with the protected one's)` });
+    }
+  });
 
 const batchResult = z.object({
   results: z.array(
@@ -209,6 +219,7 @@ export function screenshotRoutes(deps: AppDeps) {
                 darkMode: false,
                 delay: body.delay,
                 blockAds: body.block_ads,
+                targetHeaders: scopeTargetHeaders(url, body.target_headers),
               });
               return { ...item, image: shot.body.toString('base64'), target_status: shot.targetStatus, error: null };
             } catch (err) {
