@@ -59,8 +59,11 @@ describe('the container image, as `docker run` runs it', function () {
     const port = await freePort();
     const volume = `sitelens-test-${crypto.randomBytes(4).toString('hex')}`;
     volumes.push(volume);
-    // The embedded Redis keeps its AOF on the volume. Loopback is the container's own: the service may render itself.
-    const args = ['-p', `127.0.0.1:${port}:8080`, '--read-only', '--tmpfs', '/tmp', '-v', `${volume}:/data`, '-e', 'ALLOW_PRIVATE_TARGETS=127.0.0.1/32', image];
+    // The embedded Redis keeps its AOF on the volume. Loopback is the container's own: the service
+    // may render itself. SHUTDOWN_DELAY_MS (as compose sets it) keeps the listener open a moment
+    // after SIGTERM, so the in-flight render below, whose target is this very server, has its
+    // page served even when its navigation starts just after the signal.
+    const args = ['-p', `127.0.0.1:${port}:8080`, '--read-only', '--tmpfs', '/tmp', '-v', `${volume}:/data`, '-e', 'ALLOW_PRIVATE_TARGETS=127.0.0.1/32', '-e', 'SHUTDOWN_DELAY_MS=2000', image];
     const started = Date.now();
     const first = await start(args);
     const base = `http://127.0.0.1:${port}`;
