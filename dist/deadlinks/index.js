@@ -101048,6 +101048,7 @@ const nouns = {
     notChecked: ['link not checked', 'links not checked'],
     place: ['place', 'places'],
 };
+/** What a known fix is, for people (the report table, annotations). */
 const fixLabels = { permanent_redirect: 'final URL', https: 'https', archived: 'archived copy' };
 /** ` · 🛠️ fix: archived copy` for an item whose fix is known, else nothing. */
 const fixLabel = (item) => (item.suggestion ? ` · 🛠️ fix: ${fixLabels[item.suggestion.reason] ?? escape_text(item.suggestion.reason)}` : '');
@@ -101293,7 +101294,9 @@ function linkAnnotations(report, failing) {
     return [...broken, ...warnings];
 }
 function annotate(item, level, title) {
-    const message = `${title}: ${item.url} (${failure(item)})`;
+    // A known fix (suggest_fixes) shows on the line too, where the author reads the annotation.
+    const fix = item.suggestion ? `; fix: ${item.suggestion.url} (${fixLabels[item.suggestion.reason] ?? item.suggestion.reason})` : '';
+    const message = `${title}: ${item.url} (${failure(item)})${fix}`;
     const places = placesOf(item).filter((p) => p !== null);
     if (places.length)
         return places.map((p) => ({ level, title, message, file: p.file, line: p.line, column: p.column }));

@@ -79,7 +79,8 @@ const nouns = {
   place: ['place', 'places'],
 } satisfies Record<string, Noun>;
 
-const fixLabels: Record<string, string> = { permanent_redirect: 'final URL', https: 'https', archived: 'archived copy' };
+/** What a known fix is, for people (the report table, annotations). */
+export const fixLabels: Record<string, string> = { permanent_redirect: 'final URL', https: 'https', archived: 'archived copy' };
 
 /** ` · 🛠️ fix: archived copy` for an item whose fix is known, else nothing. */
 const fixLabel = (item: LinkView) => (item.suggestion ? ` · 🛠️ fix: ${fixLabels[item.suggestion.reason] ?? text(item.suggestion.reason)}` : '');

@@ -147,6 +147,8 @@ describe('actions/deadlinks one-click fixes: one review of suggestion blocks on 
     expect(comment).to.include('✋ **Left for you:** 1 broken link with no suggestion to accept (of the 2 listed below; 🛠️ marks a known fix).');
     expect(comment).to.match(/\| <http:[^>]+\/gone> \| ❌ `404` · 🛠️ fix: archived copy \|/);
     expect(archive.asked, 'the archive is asked for broken links only').to.have.members([`${x}/gone`, `${x}/lost`]);
+    // The annotation on the broken line names the known fix too.
+    expect(run.commands.find((c) => c.startsWith('::error') && c.includes(`${x}/gone`))).to.include(`fix: https://web.archive.org/web/20130919044612/${x}/gone (archived copy)`);
   });
 
   it('a second run on the same lines: no review at all (nothing new), and the comment still says what was offered', async () => {

@@ -1,5 +1,5 @@
 import type { Annotation } from '../../shared/src/annotations.js';
-import { failure } from '../../../server/report-markdown/dead-links.js';
+import { failure, fixLabels } from '../../../server/report-markdown/dead-links.js';
 import { placesOf } from '../../../server/links/formats/places.js';
 import type { DeadLinkReport, LinkItem } from '../../../server/links/report.js';
 
@@ -16,7 +16,9 @@ export function linkAnnotations(report: DeadLinkReport, failing: boolean): Annot
 }
 
 function annotate(item: LinkItem, level: Annotation['level'], title: string): Annotation[] {
-  const message = `${title}: ${item.url} (${failure(item)})`;
+  // A known fix (suggest_fixes) shows on the line too, where the author reads the annotation.
+  const fix = item.suggestion ? `; fix: ${item.suggestion.url} (${fixLabels[item.suggestion.reason] ?? item.suggestion.reason})` : '';
+  const message = `${title}: ${item.url} (${failure(item)})${fix}`;
   const places = placesOf(item).filter((p) => p !== null);
   if (places.length) return places.map((p) => ({ level, title, message, file: p.file, line: p.line, column: p.column }));
   const pages = item.found_on.slice(0, 3).join(', ') + (item.found_on.length > 3 ? ` and ${item.found_on.length - 3} more` : '');
