@@ -6,8 +6,7 @@ import { checkSite, siteCheckDefaults, type LinkDeps } from '../links/site-check
 import type { SafeHttp } from '../net/safe-http.js';
 import { httpWithTargetHeaders, type TargetHeaders } from '../net/target-headers.js';
 import { measurePerf } from '../perf/perf-check.js';
-import type { AdBlocker } from '../render/ad-blocker.js';
-import type { RenderPages } from '../render/browser-pool.js';
+import type { ScreenshotDeps } from '../render/screenshot.js';
 import { auditSeo } from '../seo/seo-audit.js';
 import type { TechDetector } from '../techstack/tech-detector.js';
 import { checkTechstack } from '../techstack/techstack-check.js';
@@ -19,8 +18,8 @@ import type { PerfSide, Part, SideResults, VisualResult } from './types.js';
 
 export interface CompareRunDeps {
   http: SafeHttp;
-  browser: RenderPages;
-  adBlocker: AdBlocker;
+  /** The screenshots' settings, as every other entry point has them (`screenshotDeps`), the renders counted against the job's owner. */
+  shots: ScreenshotDeps;
   detector: TechDetector;
   tlsCa?: readonly string[];
   diffs: DiffStore;
@@ -28,8 +27,6 @@ export interface CompareRunDeps {
   diffImageUrl(id: string, image: 'baseline' | 'candidate' | 'diff'): string;
   /** Per request. @default 15000 */
   timeoutMs?: number;
-  /** Hard cap of one render (the service's RENDER_TIMEOUT_MS). @default 60000 */
-  renderTimeoutMs?: number;
   /** @default 5242880 */
   maxBytes?: number;
   /** Tasks run at once; the browser pool bounds the renders further. @default 3 */
@@ -154,7 +151,7 @@ async function visual(input: CompareInput, path: string, vp: { width: number; he
         hideSelectors: [],
         targetHeaders: deps.targetHeaders,
       },
-      { pool: deps.browser, policy: deps.http.policy, adBlocker: deps.adBlocker, navigationTimeoutMs: timeoutOf(deps), renderTimeoutMs: deps.renderTimeoutMs },
+      deps.shots,
     ),
   );
   if ('error' in result) return { ...result, ...where };

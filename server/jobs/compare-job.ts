@@ -6,6 +6,7 @@ import { runComparison, type CompareProgress } from '../compare/compare-run.js';
 import { diffRun } from '../compare/diff-run.js';
 import { trendChart } from '../compare/trend-chart.js';
 import { renderOwnerFor } from '../render/browser-pool.js';
+import { screenshotDeps } from '../render/screenshot.js';
 import { runJobOnce } from '../workers/job-run.js';
 import type { WorkerDeps } from '../workers/worker-deps.js';
 import { JobQueue, type JobFailure, type JobKind, type OwnedJobData } from './job-queue.js';
@@ -110,14 +111,12 @@ async function compare(deps: WorkerDeps, job: CompareJob): Promise<CompareOutcom
       http: deps.http,
       links: deps.links(owner, { targetHeaders }),
       targetHeaders,
-      browser: deps.browser.as(owner),
-      adBlocker: deps.adBlocker,
+      shots: screenshotDeps(deps, owner),
       detector: deps.techDetector,
       tlsCa: deps.tlsCa,
       diffs: deps.diffs,
       diffImageUrl: (diff, image) => `${c.baseUrl}/api/screenshot/diff/${diff}/${image}`,
       timeoutMs: c.FETCH_TIMEOUT_MS,
-      renderTimeoutMs: c.RENDER_TIMEOUT_MS,
       maxBytes: c.ANALYSIS_MAX_BYTES,
     },
     (p) => job.updateProgress({ ...p }),
