@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Location, Log, ReportingDescriptor, Result } from 'sarif';
 import type { DeadLinkReport, LinkItem } from '../report.js';
+import { apis } from '../../api/api-names.js';
 import { placesOf } from './places.js';
 
 export type SarifLog = Log;
@@ -114,7 +115,7 @@ export function toSarif(report: DeadLinkReport, opts: SarifOptions = {}): SarifL
         tool: {
           driver: {
             name: 'SiteLens dead links',
-            version: opts.toolVersion ?? '2.5.0',
+            version: opts.toolVersion ?? apis.deadlinks.version,
             ...(opts.informationUri ? { informationUri: opts.informationUri } : {}),
             rules,
           },
