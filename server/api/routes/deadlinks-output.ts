@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { toCsv } from '../../links/formats/csv.js';
 import { toGithubAnnotations } from '../../links/formats/github.js';
 import { toSarif, type SarifOptions } from '../../links/formats/sarif.js';
+import { apis } from '../api-names.js';
 import type { DeadLinkReport } from '../../links/report.js';
 import { renderDeadLinks } from '../../report-markdown/dead-links.js';
 import { compileUrlPattern, type UrlPattern } from '../../links/url-pattern.js';
@@ -13,7 +14,7 @@ export function formatReport(format: ReportFormat, report: DeadLinkReport, sarif
   if (format === 'csv') return toCsv(report);
   if (format === 'github') return toGithubAnnotations(report);
   if (format === 'markdown') return renderDeadLinks(report);
-  if (format === 'sarif') return JSON.stringify(toSarif(report, sarif), null, 2);
+  if (format === 'sarif') return JSON.stringify(toSarif(report, { toolVersion: apis.deadlinks.version, ...sarif }), null, 2);
   return null;
 }
 

@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Location, Log, ReportingDescriptor, Result } from 'sarif';
 import type { DeadLinkReport, LinkItem } from '../report.js';
-import { apis } from '../../api/api-names.js';
 import { placesOf } from './places.js';
 
 export type SarifLog = Log;
 
 export interface SarifOptions {
-  /** `tool.driver.version`. @default the dead-link API's version */
+  /** `tool.driver.version`. The API passes its dead-link version (server/api/api-names.ts, which a domain module may not import); the action leaves the default. @default '2.5.0' */
   toolVersion?: string;
   /** `tool.driver.informationUri` and each rule's `helpUri` base (the service's docs page). */
   informationUri?: string;
@@ -115,7 +114,7 @@ export function toSarif(report: DeadLinkReport, opts: SarifOptions = {}): SarifL
         tool: {
           driver: {
             name: 'SiteLens dead links',
-            version: opts.toolVersion ?? apis.deadlinks.version,
+            version: opts.toolVersion ?? '2.5.0',
             ...(opts.informationUri ? { informationUri: opts.informationUri } : {}),
             rules,
           },
