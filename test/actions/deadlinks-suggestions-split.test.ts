@@ -6,11 +6,9 @@ import { dualSchemeSite, loopbackCerts, type Route } from '../support/dual-schem
 import { startTestService, type TestService } from '../support/service.js';
 import { pullFilesOf } from './support/docs-repository.js';
 import { gitRepo, shallowClone, type Repo } from './support/git-repo.js';
-import { startGithubStandIn } from './support/github-stand-in.js';
+import { startGithubStandIn, suggestionOf } from './support/github-stand-in.js';
 import { runAction } from './support/run-action.js';
 
-/** The text of each ```suggestion block in a comment body. */
-const suggestionOf = (body: string) => /^(`{3,})suggestion\n([\s\S]*?)\n\1$/m.exec(body)?.[2];
 
 describe('actions/deadlinks one-click fixes across calls: a permanent redirect in the first call\'s files, an https upgrade in the second\'s (a free key)', function () {
   this.timeout(180_000);

@@ -1,37 +1,19 @@
 import { expect } from 'chai';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { marked, type Tokens } from 'marked';
 import { suggestedLine } from '../../actions/deadlinks/src/fixes/suggested-line.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { startWaybackStandIn } from '../support/wayback-stand-in.js';
 import { html, redirect, serve, status, type FixtureServer } from '../links/fixture-site.js';
 import { pullFilesOf } from './support/docs-repository.js';
 import { gitRepo, shallowClone, type Repo } from './support/git-repo.js';
-import { startGithubStandIn } from './support/github-stand-in.js';
+import { startGithubStandIn, suggestionOf } from './support/github-stand-in.js';
 import { runAction } from './support/run-action.js';
 
-/** The loopback stand-in of the Wayback Machine's availability API: a snapshot for every URL holding `/gone`, none for the rest. */
-async function archiveStandIn() {
-  const asked: string[] = [];
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://archive');
-    const target = url.searchParams.get('url') ?? '';
-    asked.push(target);
-    const closest = target.includes('/gone') ? { available: true, url: `http://web.archive.org/web/20130919044612/${target}`, timestamp: '20130919044612', status: '200' } : undefined;
-    res.writeHead(url.pathname === '/wayback/available' ? 200 : 404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ url: target, archived_snapshots: closest ? { closest } : {} }));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    asked,
-    close: () => new Promise((r) => server.close(r)),
-  };
-}
+/** The archive: a snapshot for every URL holding `/gone`, none for the rest. */
+const archiveStandIn = () =>
+  startWaybackStandIn((target) => (target.includes('/gone') ? { url: `http://web.archive.org/web/20130919044612/${target}`, timestamp: '20130919044612' } : undefined));
 
-/** The text of each ```suggestion block in a comment body. */
-const suggestionOf = (body: string) => /^(`{3,})suggestion\n([\s\S]*?)\n\1$/m.exec(body)?.[2];
 
 describe('actions/deadlinks suggestedLine (the one rule for what a suggestion may change)', () => {
   const old = 'http://a.test/old';

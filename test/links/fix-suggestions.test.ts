@@ -5,25 +5,13 @@ import { expect } from 'chai';
 import { startTestService, type TestService } from '../support/service.js';
 import { startFixtureServer } from '../support/fixture-server.js';
 import { dualSchemeSite, loopbackCerts, type Route } from '../support/dual-scheme-site.js';
+import { startWaybackStandIn, type Snapshot } from '../support/wayback-stand-in.js';
 
 const ok: Route = (_s, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>ok</p>');
 const to = (status: number, where: string): Route => (_s, res, base) => res.writeHead(status, { location: base + where }).end();
 const gone = (status: number): Route => (_s, res) => res.writeHead(status).end();
 
-/** The Wayback availability API's stand-in: snapshots for the URLs given, every call recorded. */
-async function archiveStandIn(snapshots: Record<string, { url: string; timestamp: string }>, mode: 'answer' | 'fail' | 'hang' = 'answer') {
-  const calls: string[] = [];
-  const server = await startFixtureServer((req, res) => {
-    const u = new URL(req.url ?? '/', 'http://x');
-    calls.push(`${u.pathname} ${u.searchParams.get('url')}`);
-    if (mode === 'hang') return; // never answers: the service's own timeout must end the wait
-    if (mode === 'fail') return res.writeHead(500).end('oops');
-    const snap = snapshots[u.searchParams.get('url') ?? ''];
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ url: u.searchParams.get('url'), archived_snapshots: snap ? { closest: { status: '200', available: true, url: snap.url, timestamp: snap.timestamp } } : {} }));
-  });
-  return { ...server, calls };
-}
+const archiveStandIn = (snapshots: Record<string, Snapshot>, mode?: 'answer' | 'fail' | 'hang') => startWaybackStandIn((url) => snapshots[url], mode);
 
 describe('suggest_fixes: suggestions a reviewer can accept', () => {
   let dir: string;

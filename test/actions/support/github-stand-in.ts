@@ -259,3 +259,6 @@ function reviewProblem(body: { event?: string; comments?: Array<{ path?: string;
 function hunkRanges(patch: string): Array<[number, number]> {
   return [...patch.matchAll(/^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/gm)].map((m) => [Number(m[1]), Number(m[1]) + Number(m[2] ?? 1) - 1]);
 }
+
+/** The text of a review comment's ```suggestion block, as GitHub reads it to commit (fences of 3 or more backticks). */
+export const suggestionOf = (body: string): string | undefined => /^(`{3,})suggestion\n([\s\S]*?)\n\1$/m.exec(body)?.[2];
